@@ -1,0 +1,103 @@
+/* addr.c -- rules every backend applies to the records it returns. */
+#include <string.h>
+#include <sys/socket.h>
+#include <net/if_arp.h>
+
+#include "netifc.h"
+
+#ifndef ARPHRD_IP6GRE
+#define ARPHRD_IP6GRE 823
+#endif
+
+size_t netifc_family_len(int family)
+{
+	return family == AF_INET ? 4 : family == AF_INET6 ? 16 : 0;
+}
+
+/* IPv6 addresses that only mean something on one link carry its name. */
+static int needs_zone(const struct netifc_addr *a)
+{
+	const uint8_t *p = a->local;
+
+	if (a->family != AF_INET6)
+		return 0;
+	if (p[0] == 0xfe && (p[1] & 0xc0) == 0x80)
+		return 1;                       /* fe80::/10 */
+	return p[0] == 0xff && ((p[1] & 0x0f) == 1 || (p[1] & 0x0f) == 2);
+}
+
+void netifc_addr_finish(struct netifc_addr *a, const char *zone_name)
+{
+	if (a->family == AF_INET && a->prefixlen >= 31)
+		a->has_broadcast = 0;
+	if (a->has_peer && !memcmp(a->peer, a->local, netifc_family_len(a->family)))
+		a->has_peer = 0;
+	memset(a->zone, 0, sizeof a->zone);
+	if (zone_name && needs_zone(a))
+		strncpy(a->zone, zone_name, sizeof a->zone - 1);
+}
+
+/*
+ * Addresses come grouped by link, in the order of the link dump, so the
+ * search starts where the last one ended: linear overall, correct always.
+ */
+const struct netifc_link *netifc_links_find(const struct netifc_links *t,
+					    int32_t index, size_t *hint)
+{
+	size_t i, k;
+
+	for (k = 0; k < t->n; k++) {
+		i = (*hint + k) % t->n;
+		if (t->v[i].index == index) {
+			*hint = i;
+			return &t->v[i];
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Any length fits (IPoIB has 20 bytes).  All zeros is no address, and the
+ * IPv4/IPv6 endpoint an IP tunnel reports in its place is not one either.
+ */
+int netifc_hwaddr_set(struct netifc_link *l, const void *hw, size_t len)
+{
+	const uint8_t *p = hw;
+	size_t i;
+
+	l->hwaddr_len = 0;
+	if (len > NETIFC_HWADDR_MAX)
+		return -1;
+	switch (l->type) {
+	case ARPHRD_TUNNEL: case ARPHRD_SIT: case ARPHRD_IPGRE:
+		if (len == 4)
+			return 0;
+		break;
+	case ARPHRD_TUNNEL6: case ARPHRD_IP6GRE:
+		if (len == 16)
+			return 0;
+		break;
+	}
+	for (i = 0; i < len && !p[i]; i++)
+		;
+	if (i == len)
+		return 0;
+	memcpy(l->hwaddr, p, len);
+	l->hwaddr_len = (uint8_t)len;
+	return 0;
+}
+
+const struct netifc_link *netifc_links_find_name(const struct netifc_links *t,
+						 const char *name, size_t *hint)
+{
+	size_t i, k;
+
+	for (k = 0; k < t->n; k++) {
+		i = (*hint + k) % t->n;
+		if (!strcmp(t->v[i].name, name)) {
+			*hint = i;
+			return &t->v[i];
+		}
+	}
+	return NULL;
+}

@@ -1,0 +1,37 @@
+/* backend.c -- the one place a backend is chosen. */
+#include <string.h>
+
+#include "netifc.h"
+
+#ifdef __linux__
+extern const struct netifc_backend netifc_backend_netlink;
+#endif
+extern const struct netifc_backend netifc_backend_getifaddrs;
+
+static const struct netifc_backend *const backends[] = {
+#ifdef __linux__
+	&netifc_backend_netlink,
+#endif
+	&netifc_backend_getifaddrs,
+};
+
+const struct netifc_backend *netifc_backend_find(const char *name)
+{
+	size_t i;
+
+	if (!name || !*name)
+		return backends[0];
+	for (i = 0; i < sizeof backends / sizeof *backends; i++)
+		if (!strcmp(backends[i]->name, name))
+			return backends[i];
+	return NULL;
+}
+
+const char *netifc_backend_names(void)
+{
+#ifdef __linux__
+	return "netlink, getifaddrs";
+#else
+	return "getifaddrs";
+#endif
+}

@@ -1,0 +1,305 @@
+/*
+ * gifa.c -- the portable backend on getifaddrs(3), for systems without
+ * rtnetlink (built and testable on Linux too).  It can tell less than
+ * netlink: no IFA_F_* flags and no lifetimes; scope is derived from the
+ * address; one link is found by walking them all.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+
+#ifdef __linux__
+#include <linux/if_packet.h>
+#include <linux/rtnetlink.h>
+#define LINK_FAMILY AF_PACKET
+#else
+#include <net/if_dl.h>
+#define LINK_FAMILY AF_LINK
+#define RT_SCOPE_UNIVERSE 0
+#define RT_SCOPE_LINK 253
+#define RT_SCOPE_HOST 254
+#endif
+
+#include "netifc.h"
+#include "nlparse.h"
+
+/* The link part of an IPv4 label "eth0:1" is its name (':' is not allowed in one). */
+static void base_name(const char *label, char *out)
+{
+	size_t n = strcspn(label, ":");
+
+	if (n >= NETIFC_NAMESIZ)
+		n = NETIFC_NAMESIZ - 1;
+	memcpy(out, label, n);
+	out[n] = 0;
+}
+
+static uint8_t operstate_of(const char *name, uint32_t flags)
+{
+#ifdef __linux__
+	static const char *const states[] = { "unknown", "notpresent", "down",
+		"lowerlayerdown", "testing", "dormant", "up" };
+	char path[64], buf[32];
+	ssize_t n;
+	size_t i;
+	int fd;
+
+	snprintf(path, sizeof path, "/sys/class/net/%s/operstate", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		buf[n > 0 ? n : 0] = 0;
+		buf[strcspn(buf, "\n")] = 0;
+		for (i = 0; i < sizeof states / sizeof *states; i++)
+			if (!strcmp(buf, states[i]))
+				return (uint8_t)i;
+	}
+#endif
+	return (flags & IFF_UP) && (flags & IFF_RUNNING) ? 6 : 2;
+}
+
+/* What the link's own getifaddrs() record tells. */
+static void link_id(const struct ifaddrs *ifa, struct netifc_link *l)
+{
+	memset(l, 0, sizeof *l);
+	base_name(ifa->ifa_name, l->name);
+	l->flags = ifa->ifa_flags;
+#ifdef __linux__
+	{
+		const struct sockaddr_ll *sll = (const struct sockaddr_ll *)ifa->ifa_addr;
+
+		l->index = sll->sll_ifindex;
+		l->type = sll->sll_hatype;
+		/* glibc's record holds more than sll_addr's 8 bytes. */
+		netifc_hwaddr_set(l, sll->sll_addr, sll->sll_halen > 24 ? 24 : sll->sll_halen);
+	}
+#else
+	{
+		const struct sockaddr_dl *sdl = (const struct sockaddr_dl *)ifa->ifa_addr;
+
+		l->index = sdl->sdl_index;
+		l->type = sdl->sdl_type;
+		netifc_hwaddr_set(l, LLADDR(sdl), sdl->sdl_alen);
+	}
+#endif
+}
+
+static void link_from(const struct ifaddrs *ifa, int sock, struct netifc_link *l)
+{
+	struct ifreq ifr;
+
+	link_id(ifa, l);
+	memset(&ifr, 0, sizeof ifr);
+	memcpy(ifr.ifr_name, l->name, sizeof l->name < sizeof ifr.ifr_name ? sizeof l->name : sizeof ifr.ifr_name);
+	if (sock >= 0 && ioctl(sock, SIOCGIFMTU, &ifr) == 0)
+		l->mtu = (uint32_t)ifr.ifr_mtu;
+	l->operstate = operstate_of(l->name, l->flags);
+}
+
+static int is_link(const struct ifaddrs *ifa)
+{
+	return ifa->ifa_addr && ifa->ifa_addr->sa_family == LINK_FAMILY;
+}
+
+/* Every link, or the one with `index`, or the one named `name`. */
+static int walk_links(int32_t index, const char *name, struct netifc_links *out)
+{
+	struct ifaddrs *all = NULL, *ifa;
+	struct netifc_link *l;
+	char base[NETIFC_NAMESIZ];
+	int sock = -1, r = 0;
+
+	if (getifaddrs(&all) < 0)
+		return -errno;
+	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	for (ifa = all; ifa; ifa = ifa->ifa_next) {
+		if (!is_link(ifa))
+			continue;
+		base_name(ifa->ifa_name, base);
+		if (name && strcmp(base, name))
+			continue;
+		if (!(l = netifc_links_push(out))) {
+			r = -ENOMEM;
+			break;
+		}
+		link_from(ifa, sock, l);
+		if (index && l->index != index)
+			out->n--;
+	}
+	if (sock >= 0)
+		close(sock);
+	freeifaddrs(all);
+	return r;
+}
+
+static int gifa_links(struct netifc_links *out)
+{
+	return walk_links(0, NULL, out);
+}
+
+static int gifa_one(int32_t index, const char *name, struct netifc_link *out)
+{
+	struct netifc_links t = { 0 };
+	int r = walk_links(index, name, &t);
+
+	if (r == 0 && t.n == 0)
+		r = -ENODEV;
+	if (r == 0)
+		*out = t.v[0];
+	netifc_links_free(&t);
+	return r;
+}
+
+static int gifa_link_by_index(int32_t index, struct netifc_link *out)
+{
+	return gifa_one(index, NULL, out);
+}
+
+static int gifa_link_by_name(const char *name, struct netifc_link *out)
+{
+	return gifa_one(0, name, out);
+}
+
+static int prefix_of(const struct sockaddr *mask, size_t alen)
+{
+	const uint8_t *p;
+	int bits = 0;
+	size_t i;
+
+	if (!mask)
+		return (int)alen * 8;
+	p = mask->sa_family == AF_INET6 ? (const uint8_t *)&((const struct sockaddr_in6 *)mask)->sin6_addr
+					: (const uint8_t *)&((const struct sockaddr_in *)mask)->sin_addr;
+	for (i = 0; i < alen && p[i] == 0xff; i++)
+		bits += 8;
+	if (i < alen)
+		for (uint8_t b = p[i]; b & 0x80; b = (uint8_t)(b << 1))
+			bits++;
+	return bits;
+}
+
+static const uint8_t *ip_of(const struct sockaddr *sa)
+{
+	return sa->sa_family == AF_INET6 ? (const uint8_t *)&((const struct sockaddr_in6 *)sa)->sin6_addr
+					 : (const uint8_t *)&((const struct sockaddr_in *)sa)->sin_addr;
+}
+
+static uint8_t scope_of(const struct netifc_addr *a)
+{
+	static const uint8_t v6_loopback[16] = { [15] = 1 };
+
+	if (a->family == AF_INET)
+		return a->local[0] == 127 ? RT_SCOPE_HOST : RT_SCOPE_UNIVERSE;
+	if (!memcmp(a->local, v6_loopback, 16))
+		return RT_SCOPE_HOST;
+	if (a->local[0] == 0xfe && (a->local[1] & 0xc0) == 0x80)
+		return RT_SCOPE_LINK;
+	return RT_SCOPE_UNIVERSE;
+}
+
+static void addr_from(const struct ifaddrs *ifa, int32_t index, const char *name,
+		      struct netifc_addr *a)
+{
+	const struct sockaddr *other = ifa->ifa_broadaddr;     /* or ifa_dstaddr: a union */
+	size_t alen = netifc_family_len(ifa->ifa_addr->sa_family);
+
+	a->family = (uint8_t)ifa->ifa_addr->sa_family;
+	a->index = index;
+	a->prefixlen = (uint8_t)prefix_of(ifa->ifa_netmask, alen);
+	a->preferred = a->valid = NETIFC_FOREVER;
+	memcpy(a->local, ip_of(ifa->ifa_addr), alen);
+	if (other && other->sa_family == ifa->ifa_addr->sa_family) {
+		if (ifa->ifa_flags & IFF_POINTOPOINT) {
+			memcpy(a->peer, ip_of(other), alen);
+			a->has_peer = 1;
+		} else if (ifa->ifa_flags & IFF_BROADCAST && a->family == AF_INET) {
+			memcpy(a->broadcast, ip_of(other), alen);
+			a->has_broadcast = 1;
+		}
+	}
+	a->scope = scope_of(a);
+	netifc_addr_finish(a, name);
+}
+
+static int unicast(int32_t index, struct netifc_links *links, struct netifc_addrs *out)
+{
+	struct netifc_links names = { 0 };
+	const struct netifc_link *l;
+	struct netifc_link *nl;
+	struct ifaddrs *all = NULL, *ifa;
+	char name[NETIFC_NAMESIZ];
+	struct netifc_addr *a;
+	size_t hint = 0;
+	int r = 0;
+
+	if (getifaddrs(&all) < 0)
+		return -errno;
+	for (ifa = all; ifa && r == 0; ifa = ifa->ifa_next) {
+		if (!is_link(ifa))
+			continue;
+		if (!(nl = netifc_links_push(&names)))
+			r = -ENOMEM;
+		else
+			link_id(ifa, nl);
+	}
+	for (ifa = all; ifa && r == 0; ifa = ifa->ifa_next) {
+		if (!ifa->ifa_addr || !netifc_family_len(ifa->ifa_addr->sa_family))
+			continue;
+		base_name(ifa->ifa_name, name);
+		l = netifc_links_find_name(&names, name, &hint);
+		if (!l || (index && l->index != index))
+			continue;
+		if (!(a = netifc_addrs_push(out)))
+			r = -ENOMEM;
+		else
+			addr_from(ifa, l->index, name, a);
+	}
+	freeifaddrs(all);
+	netifc_links_free(&names);
+	if (r == 0 && links)
+		r = gifa_links(links);
+	return r;
+}
+
+static int groups(int32_t index, struct netifc_addrs *out)
+{
+#ifdef __linux__
+	int r = netifc_proc_groups(AF_INET, index, out);
+
+	return r < 0 ? r : netifc_proc_groups(AF_INET6, index, out);
+#else
+	(void)index; (void)out;
+	return -EOPNOTSUPP;
+#endif
+}
+
+static int gifa_addrs(enum netifc_kind kind, int32_t index, const char *name,
+		      struct netifc_links *links, struct netifc_addrs *out)
+{
+	(void)name;
+	if (kind == NETIFC_UNICAST)
+		return unicast(index, index ? NULL : links, out);
+	if (!index && links) {
+		int r = gifa_links(links);
+
+		if (r < 0)
+			return r;
+	}
+	return groups(index, out);
+}
+
+const struct netifc_backend netifc_backend_getifaddrs = {
+	.name = "getifaddrs",
+	.links = gifa_links,
+	.link_by_index = gifa_link_by_index,
+	.link_by_name = gifa_link_by_name,
+	.addrs = gifa_addrs,
+};

@@ -1,0 +1,309 @@
+/*
+ * linux.c -- the rtnetlink backend.
+ *
+ * interfaces: one RTM_GETLINK dump.  By index or name: one RTM_GETLINK
+ * request for that link.  One link's addresses: an RTM_GETADDR dump the
+ * kernel filters (NETLINK_GET_STRICT_CHK + ifa_index).  All addresses: one
+ * link dump for the zone names, then one address dump, on one socket.
+ * Groups: RTM_GETMULTICAST per family, or /proc/net/igmp{,6} where the
+ * kernel has no IPv4 RTM_GETMULTICAST.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/rtnetlink.h>
+
+#include "nlio.h"
+
+static unsigned fallbacks;
+static int mcast4_state;        /* -1: the kernel has no IPv4 RTM_GETMULTICAST */
+
+void netifc_linux_set_fallbacks(unsigned bits)
+{
+	fallbacks = bits;
+	mcast4_state = 0;
+}
+
+unsigned netifc_linux_fallbacks(void)
+{
+	return fallbacks;
+}
+
+struct collect {
+	struct netifc_links *links;
+	struct netifc_addrs *addrs;
+	size_t start;           /* table size before this request: a retry resets to it */
+	int32_t only;           /* keep one link's records (C-side filter), 0: all */
+	int family;             /* keep one family, 0: all */
+};
+
+static int on_link(uint16_t type, const uint8_t *p, size_t len, void *ctx)
+{
+	struct collect *c = ctx;
+	struct netifc_link *l = netifc_links_push(c->links);
+	int r;
+
+	if (!l)
+		return -ENOMEM;
+	r = nl_parse_link(type, p, len, l);
+	if (r <= 0)
+		c->links->n--;
+	return r < 0 ? r : 0;
+}
+
+static int on_addr(uint16_t type, const uint8_t *p, size_t len, void *ctx)
+{
+	struct collect *c = ctx;
+	struct netifc_addr *a = netifc_addrs_push(c->addrs);
+	int r;
+
+	if (!a)
+		return -ENOMEM;
+	r = nl_parse_addr(type, p, len, a);
+	if (r <= 0 || (c->only && a->index != c->only) || (c->family && a->family != c->family))
+		c->addrs->n--;
+	return r < 0 ? r : 0;
+}
+
+/* A dump the kernel flags as interrupted is redone, a bounded number of times. */
+static int dump(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, struct collect *c)
+{
+	int tries, r;
+
+	for (tries = 0; tries < NETIFC_DUMP_TRIES; tries++) {
+		if (c->links)
+			c->links->n = c->start;
+		if (c->addrs)
+			c->addrs->n = c->start;
+		r = nl_talk(s, req, cb, c);
+		if (r != 1)
+			return r;
+	}
+	return -EBUSY;
+}
+
+struct link_req {
+	struct nlmsghdr h;
+	struct ifinfomsg ifi;
+	uint8_t attrs[RTA_SPACE(NETIFC_NAMESIZ)];
+};
+
+static void link_req_init(struct link_req *q, int flags, int32_t index)
+{
+	memset(q, 0, sizeof *q);
+	q->h.nlmsg_len = NLMSG_LENGTH(sizeof q->ifi);
+	q->h.nlmsg_type = RTM_GETLINK;
+	q->h.nlmsg_flags = (uint16_t)(NLM_F_REQUEST | flags);
+	q->ifi.ifi_family = AF_UNSPEC;
+	q->ifi.ifi_index = index;
+}
+
+static int dump_links(struct nl_sock *s, struct netifc_links *out)
+{
+	struct collect c = { .links = out, .start = out->n };
+	struct link_req q;
+
+	link_req_init(&q, NLM_F_DUMP, 0);
+	return dump(s, &q.h, on_link, &c);
+}
+
+/* One link, by index or (index 0) by name: a single-object request. */
+static int get_link(struct nl_sock *s, int32_t index, const char *name, struct netifc_link *out)
+{
+	struct netifc_links t = { 0 };
+	struct collect c = { .links = &t };
+	struct link_req q;
+	size_t n = name ? strlen(name) : 0;
+	int r;
+
+	link_req_init(&q, 0, index);
+	if (name) {
+		struct rtattr rta = { .rta_len = (unsigned short)RTA_LENGTH(n + 1), .rta_type = IFLA_IFNAME };
+
+		if (n == 0 || n >= NETIFC_NAMESIZ)
+			return -ENODEV;
+		memcpy(q.attrs, &rta, sizeof rta);
+		memcpy(q.attrs + RTA_LENGTH(0), name, n + 1);
+		q.h.nlmsg_len += RTA_SPACE(n + 1);
+	}
+	r = nl_talk(s, &q.h, on_link, &c);
+	if (r >= 0)
+		r = t.n == 1 ? 0 : -ENODEV;
+	if (r == 0)
+		*out = t.v[0];
+	netifc_links_free(&t);
+	return r;
+}
+
+struct addr_req {
+	struct nlmsghdr h;
+	struct ifaddrmsg ifa;
+};
+
+static int dump_addrs_nl(struct nl_sock *s, int type, int family, int32_t index,
+			 struct collect *c)
+{
+	struct addr_req q;
+
+	memset(&q, 0, sizeof q);
+	q.h.nlmsg_len = NLMSG_LENGTH(sizeof q.ifa);
+	q.h.nlmsg_type = (uint16_t)type;
+	q.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	q.ifa.ifa_family = (uint8_t)family;
+	q.ifa.ifa_index = s->strict ? (uint32_t)index : 0;
+	c->only = index;        /* also filtered here: without strict checking it is needed */
+	c->start = c->addrs->n;
+	return dump(s, &q.h, on_addr, c);
+}
+
+/*
+ * One family's groups.  Kernels before IPv4 RTM_GETMULTICAST answer an
+ * AF_INET request with EOPNOTSUPP: /proc/net/igmp has them there (and the
+ * answer is remembered).  There is no AF_UNSPEC dump of groups.
+ */
+static int dump_groups(struct nl_sock *s, int family, int32_t index, struct netifc_addrs *out)
+{
+	struct collect c = { .addrs = out, .family = family };
+	int use_proc = (fallbacks & NETIFC_NO_NL_MCAST) ||
+		       (family == AF_INET && ((fallbacks & NETIFC_NO_NL_MCAST4) || mcast4_state < 0));
+	int r;
+
+	if (!use_proc) {
+		r = dump_addrs_nl(s, RTM_GETMULTICAST, family, index, &c);
+		if (r != -EOPNOTSUPP)
+			return r;
+		if (family == AF_INET)
+			mcast4_state = -1;
+		out->n = c.start;
+	}
+	return netifc_proc_groups(family, index, out);
+}
+
+static int dump_kind(struct nl_sock *s, enum netifc_kind kind, int32_t index,
+		     struct netifc_addrs *out)
+{
+	struct collect c = { .addrs = out };
+	int r;
+
+	if (kind == NETIFC_MULTICAST) {
+		r = dump_groups(s, AF_INET, index, out);
+		if (r == 0)
+			r = dump_groups(s, AF_INET6, index, out);
+	} else
+		r = dump_addrs_nl(s, RTM_GETADDR, AF_UNSPEC, index, &c);
+	return r == -ENODEV && index ? 0 : r;   /* a vanished link has no addresses */
+}
+
+/*
+ * Names for the zones, from the link dump of this same call.  A link that
+ * came after that dump is asked for alone; an address whose link has gone
+ * since is dropped, so every address kept names a link of the table.
+ */
+static int zones_fill(struct nl_sock *s, struct netifc_links *links, struct netifc_addrs *t)
+{
+	const struct netifc_link *l;
+	struct netifc_link one;
+	size_t i, kept = 0, hint = 0;
+	int r;
+
+	for (i = 0; i < t->n; i++) {
+		struct netifc_addr *a = &t->v[i];
+
+		l = netifc_links_find(links, a->index, &hint);
+		if (!l) {
+			r = get_link(s, a->index, NULL, &one);
+			if (r == -ENODEV)
+				continue;
+			if (r < 0)
+				return r;
+			if (!(l = netifc_links_push(links)))
+				return -ENOMEM;
+			*(struct netifc_link *)l = one;
+		}
+		netifc_addr_finish(a, l->name);
+		t->v[kept++] = *a;
+	}
+	t->n = kept;
+	return 0;
+}
+
+static int linux_addrs(enum netifc_kind kind, int32_t index, const char *name,
+		       struct netifc_links *links, struct netifc_addrs *out)
+{
+	struct netifc_links own = { 0 };
+	struct netifc_link l;
+	struct nl_sock s;
+	size_t i;
+	int r;
+
+	if ((r = nl_open(&s, !(fallbacks & NETIFC_NO_STRICT_CHK))) < 0)
+		return r;
+	if (!index) {
+		if (!links)
+			links = &own;
+		r = dump_links(&s, links);
+		if (r == 0)
+			r = dump_kind(&s, kind, 0, out);
+		if (r == 0)
+			r = zones_fill(&s, links, out);
+		goto done;
+	}
+	if (!name) {
+		r = get_link(&s, index, NULL, &l);
+		if (r < 0)
+			goto done;
+		name = l.name;
+	}
+	r = dump_kind(&s, kind, index, out);
+	for (i = 0; r == 0 && i < out->n; i++)
+		netifc_addr_finish(&out->v[i], name);
+done:
+	netifc_links_free(&own);
+	nl_close(&s);
+	return r == -ENODEV && index ? 0 : r;
+}
+
+static int linux_links(struct netifc_links *out)
+{
+	struct nl_sock s;
+	int r;
+
+	if ((r = nl_open(&s, 0)) < 0)
+		return r;
+	r = dump_links(&s, out);
+	nl_close(&s);
+	return r;
+}
+
+static int linux_link_by_index(int32_t index, struct netifc_link *out)
+{
+	struct nl_sock s;
+	int r;
+
+	if ((r = nl_open(&s, 0)) < 0)
+		return r;
+	r = get_link(&s, index, NULL, out);
+	nl_close(&s);
+	return r;
+}
+
+static int linux_link_by_name(const char *name, struct netifc_link *out)
+{
+	struct nl_sock s;
+	int r;
+
+	if ((r = nl_open(&s, 0)) < 0)
+		return r;
+	r = get_link(&s, 0, name, out);
+	nl_close(&s);
+	return r;
+}
+
+const struct netifc_backend netifc_backend_netlink = {
+	.name = "netlink",
+	.links = linux_links,
+	.link_by_index = linux_link_by_index,
+	.link_by_name = linux_link_by_name,
+	.addrs = linux_addrs,
+};

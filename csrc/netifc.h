@@ -1,0 +1,103 @@
+/*
+ * netifc.h -- the portable enumeration core.
+ *
+ * Plain C records for links and addresses, and the calls that fill them.
+ * Nothing here knows Python.  Every call returns 0 or a negative errno; it
+ * never prints and never exits.  -ENODEV means "no such interface".
+ */
+#ifndef NETIFC_H
+#define NETIFC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define NETIFC_NAMESIZ 16       /* IFNAMSIZ: 15 bytes and a NUL */
+#define NETIFC_HWADDR_MAX 32    /* MAX_ADDR_LEN */
+#define NETIFC_FOREVER 0xffffffffu
+#define NETIFC_DUMP_TRIES 8     /* attempts at a dump the kernel marks interrupted */
+
+struct netifc_link {
+	int32_t index;
+	uint32_t mtu;
+	uint32_t flags;         /* IFF_* as the kernel reports them */
+	uint16_t type;          /* ARPHRD_* */
+	uint8_t operstate;      /* IF_OPER_* (RFC 2863) */
+	uint8_t hwaddr_len;     /* 0 when none */
+	uint8_t hwaddr[NETIFC_HWADDR_MAX];
+	char name[NETIFC_NAMESIZ];
+};
+
+struct netifc_addr {
+	int32_t index;
+	uint32_t flags;         /* IFA_F_* */
+	uint32_t preferred;     /* seconds, or NETIFC_FOREVER */
+	uint32_t valid;
+	uint8_t family;         /* AF_INET or AF_INET6 */
+	uint8_t prefixlen;
+	uint8_t scope;          /* RT_SCOPE_* */
+	uint8_t has_peer;
+	uint8_t has_broadcast;
+	uint8_t local[16];
+	uint8_t peer[16];
+	uint8_t broadcast[16];
+	char zone[NETIFC_NAMESIZ];      /* "" or the link's name */
+	uint8_t pad_[3];                /* zero: records compare with memcmp */
+};
+
+struct netifc_links {
+	struct netifc_link *v;
+	size_t n, cap;
+};
+
+struct netifc_addrs {
+	struct netifc_addr *v;
+	size_t n, cap;
+};
+
+enum netifc_kind { NETIFC_UNICAST, NETIFC_MULTICAST };
+
+/*
+ * A backend.  addrs() lists one kind of address: of every link when index
+ * is 0 (then, if links is not NULL, it also returns the link table it took
+ * the zone names from), else of link `index`, whose name `name` is used for
+ * zones (NULL: the backend looks it up).  A vanished link has no addresses.
+ */
+struct netifc_backend {
+	const char *name;
+	int (*links)(struct netifc_links *out);
+	int (*link_by_index)(int32_t index, struct netifc_link *out);
+	int (*link_by_name)(const char *name, struct netifc_link *out);
+	int (*addrs)(enum netifc_kind kind, int32_t index, const char *name,
+		     struct netifc_links *links, struct netifc_addrs *out);
+};
+
+/* The one place a backend is chosen: NULL or "" gives the platform's default. */
+const struct netifc_backend *netifc_backend_find(const char *name);
+const char *netifc_backend_names(void);
+
+/* Private switches that force the Linux backend's fallback paths (tests). */
+#define NETIFC_NO_STRICT_CHK 1u         /* filter one link's addresses in C */
+#define NETIFC_NO_NL_MCAST4 2u          /* IPv4 groups from /proc/net/igmp */
+#define NETIFC_NO_NL_MCAST 4u           /* all groups from /proc/net/igmp{,6} */
+void netifc_linux_set_fallbacks(unsigned bits);
+unsigned netifc_linux_fallbacks(void);
+
+/* /proc/net/igmp (AF_INET) or /proc/net/igmp6 (AF_INET6), Linux (proc.c). */
+int netifc_proc_groups(int family, int32_t index, struct netifc_addrs *out);
+
+/* Growable tables (vec.c). */
+struct netifc_link *netifc_links_push(struct netifc_links *t);
+struct netifc_addr *netifc_addrs_push(struct netifc_addrs *t);
+void netifc_links_free(struct netifc_links *t);
+void netifc_addrs_free(struct netifc_addrs *t);
+
+/* Shared address rules (addr.c). */
+size_t netifc_family_len(int family);
+void netifc_addr_finish(struct netifc_addr *a, const char *zone_name);
+const struct netifc_link *netifc_links_find(const struct netifc_links *t,
+					    int32_t index, size_t *hint);
+const struct netifc_link *netifc_links_find_name(const struct netifc_links *t,
+						 const char *name, size_t *hint);
+int netifc_hwaddr_set(struct netifc_link *l, const void *hw, size_t len);
+
+#endif

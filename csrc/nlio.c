@@ -1,0 +1,137 @@
+/*
+ * nlio.c -- netlink socket I/O.  Parsing lives in nlparse.c.
+ *
+ * Only datagrams sent by the kernel (nl_pid 0) are read, and of those only
+ * messages carrying our port id and sequence number.  A datagram is never
+ * cut: its size is peeked first and the buffer grown to fit.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+
+#include "nlio.h"
+
+#ifndef NETLINK_GET_STRICT_CHK
+#define NETLINK_GET_STRICT_CHK 12
+#endif
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+#define NL_BUFSIZE 32768        /* the kernel fills dump datagrams up to this */
+
+int nl_open(struct nl_sock *s, int want_strict)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	socklen_t salen = sizeof sa;
+	int one = 1;
+
+	memset(s, 0, sizeof *s);
+	s->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (s->fd < 0)
+		return -errno;
+	if (bind(s->fd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
+	    getsockname(s->fd, (struct sockaddr *)&sa, &salen) < 0) {
+		int err = -errno;
+
+		nl_close(s);
+		return err;
+	}
+	s->portid = sa.nl_pid;
+	s->strict = want_strict &&
+		setsockopt(s->fd, SOL_NETLINK, NETLINK_GET_STRICT_CHK, &one, sizeof one) == 0;
+	return 0;
+}
+
+void nl_close(struct nl_sock *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s->buf);
+	memset(s, 0, sizeof *s);
+	s->fd = -1;
+}
+
+static int nl_send(struct nl_sock *s, struct nlmsghdr *req)
+{
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	ssize_t n;
+
+	req->nlmsg_seq = ++s->seq;
+	req->nlmsg_pid = 0;
+	do
+		n = sendto(s->fd, req, req->nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof kernel);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	return n == (ssize_t)req->nlmsg_len ? 0 : -EIO;
+}
+
+static int fit(struct nl_sock *s, size_t need)
+{
+	uint8_t *nb;
+
+	if (need <= s->size)
+		return 0;
+	if (need < NL_BUFSIZE)
+		need = NL_BUFSIZE;
+	nb = realloc(s->buf, need);
+	if (!nb)
+		return -ENOMEM;
+	s->buf = nb;
+	s->size = need;
+	return 0;
+}
+
+/* One whole datagram into s->buf; its length, or a negative errno. */
+static ssize_t nl_recv(struct nl_sock *s, uint32_t *sender)
+{
+	struct sockaddr_nl sa;
+	struct iovec iov;
+	struct msghdr msg = { .msg_name = &sa, .msg_namelen = sizeof sa,
+			      .msg_iov = &iov, .msg_iovlen = 1 };
+	ssize_t n;
+
+	do
+		n = recv(s->fd, NULL, 0, MSG_PEEK | MSG_TRUNC);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if (fit(s, (size_t)n) < 0)
+		return -ENOMEM;
+	iov.iov_base = s->buf;
+	iov.iov_len = s->size;
+	do
+		n = recvmsg(s->fd, &msg, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if (msg.msg_flags & MSG_TRUNC)
+		return -EMSGSIZE;
+	*sender = msg.msg_namelen >= sizeof sa ? sa.nl_pid : UINT32_MAX;
+	return n;
+}
+
+int nl_talk(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx)
+{
+	struct nl_walk w = { .dump = !!(req->nlmsg_flags & NLM_F_DUMP), .cb = cb, .ctx = ctx };
+	uint32_t sender = UINT32_MAX;
+	ssize_t n;
+	int r;
+
+	if ((r = fit(s, NL_BUFSIZE)) < 0 || (r = nl_send(s, req)) < 0)
+		return r;
+	w.seq = s->seq;
+	w.portid = s->portid;
+	do {
+		n = nl_recv(s, &sender);
+		if (n < 0)
+			return (int)n;
+		r = sender == 0 ? nl_walk(&w, s->buf, (size_t)n) : NL_MORE;
+	} while (r == NL_MORE);
+	if (r < 0)
+		return r;
+	return w.intr ? 1 : 0;
+}

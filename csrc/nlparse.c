@@ -1,0 +1,285 @@
+/*
+ * nlparse.c -- walk netlink datagrams and decode link and address messages.
+ *
+ * Every length is checked against what remains, kept in a signed long so a
+ * lying nlmsg_len or rta_len ends the walk instead of passing the buffer's
+ * end.  Headers are copied out, so the buffer needs no alignment.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/if_addr.h>
+
+#include "nlparse.h"
+
+#ifndef RTM_NEWMULTICAST
+#define RTM_NEWMULTICAST 56       /* notifications; dumps answer RTM_GETMULTICAST */
+#endif
+
+struct attr {
+	unsigned type;
+	const uint8_t *data;
+	size_t len;
+};
+
+/* 1: *a is the next attribute; 0: none left; -EPROTO: one overruns the rest. */
+static int attr_next(const uint8_t **p, long *rem, struct attr *a)
+{
+	struct rtattr rta;
+	long step;
+
+	if (*rem < (long)sizeof rta)
+		return 0;
+	memcpy(&rta, *p, sizeof rta);
+	if (rta.rta_len < sizeof rta || (long)rta.rta_len > *rem)
+		return -EPROTO;
+	a->type = rta.rta_type & NLA_TYPE_MASK;
+	a->data = *p + RTA_LENGTH(0);
+	a->len = rta.rta_len - RTA_LENGTH(0);
+	step = RTA_ALIGN(rta.rta_len);
+	if (step > *rem)
+		step = *rem;
+	*p += step;
+	*rem -= step;
+	return 1;
+}
+
+static uint32_t u32_at(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+static int control(struct nl_walk *w, const struct nlmsghdr *h, const uint8_t *p, long plen)
+{
+	int32_t err;
+
+	switch (h->nlmsg_type) {
+	case NLMSG_ERROR:
+		if (plen < (long)sizeof err)
+			return -EPROTO;
+		memcpy(&err, p, sizeof err);
+		if (err > 0 || err < -4095)
+			return -EPROTO;
+		return err;                     /* 0 is an acknowledgement */
+	case NLMSG_DONE:
+		if (h->nlmsg_flags & NLM_F_DUMP_INTR)
+			w->intr = 1;
+		if (plen >= (long)sizeof err) {
+			memcpy(&err, p, sizeof err);
+			if (err < 0 && err >= -4095)
+				return err;
+		}
+		return NL_DONE;
+	case NLMSG_OVERRUN:
+		return -EPROTO;
+	default:                                /* NLMSG_NOOP and reserved types */
+		return NL_MORE;
+	}
+}
+
+static int one(struct nl_walk *w, const struct nlmsghdr *h, const uint8_t *p, long plen)
+{
+	int r;
+
+	if (h->nlmsg_type < NLMSG_MIN_TYPE)
+		return control(w, h, p, plen);
+	if (h->nlmsg_flags & NLM_F_DUMP_INTR)
+		w->intr = 1;
+	r = w->cb(h->nlmsg_type, p, (size_t)plen, w->ctx);
+	if (r < 0)
+		return r;
+	return w->dump ? NL_MORE : NL_DONE;
+}
+
+int nl_walk(struct nl_walk *w, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	long rem = len > (size_t)0x7fffffff ? 0x7fffffff : (long)len;
+	struct nlmsghdr h;
+	long step;
+	int r;
+
+	while (rem >= (long)sizeof h) {
+		memcpy(&h, p, sizeof h);
+		if (h.nlmsg_len < sizeof h || (long)h.nlmsg_len > rem)
+			return -EPROTO;
+		/* Not ours: a stale reply, or a message from another process. */
+		if (h.nlmsg_seq == w->seq && h.nlmsg_pid == w->portid) {
+			r = one(w, &h, p + NLMSG_HDRLEN, (long)h.nlmsg_len - NLMSG_HDRLEN);
+			if (r != NL_MORE)
+				return r;
+		}
+		step = NLMSG_ALIGN(h.nlmsg_len);
+		if (step > rem)
+			step = rem;
+		p += step;
+		rem -= step;
+	}
+	return NL_MORE;
+}
+
+static int link_attr(struct netifc_link *l, const struct attr *a, int *named)
+{
+	size_t n;
+
+	switch (a->type) {
+	case IFLA_IFNAME:
+		n = strnlen((const char *)a->data, a->len);
+		if (n == a->len || n == 0 || n >= NETIFC_NAMESIZ)
+			return -EPROTO;
+		memcpy(l->name, a->data, n);
+		*named = 1;
+		break;
+	case IFLA_MTU:
+		if (a->len < 4)
+			return -EPROTO;
+		l->mtu = u32_at(a->data);
+		break;
+	case IFLA_OPERSTATE:
+		if (a->len < 1)
+			return -EPROTO;
+		l->operstate = a->data[0];
+		break;
+	case IFLA_ADDRESS:
+		if (netifc_hwaddr_set(l, a->data, a->len) < 0)
+			return -EPROTO;
+		break;
+	}
+	return 0;
+}
+
+int nl_parse_link(uint16_t type, const uint8_t *p, size_t len, struct netifc_link *l)
+{
+	struct ifinfomsg ifi;
+	long rem = (long)len - (long)NLMSG_ALIGN(sizeof ifi);
+	struct attr a;
+	int named = 0, r;
+
+	if (type != RTM_NEWLINK)
+		return 0;
+	if (rem < 0)
+		return -EPROTO;
+	memcpy(&ifi, p, sizeof ifi);
+	if (ifi.ifi_index <= 0)
+		return -EPROTO;
+	memset(l, 0, sizeof *l);
+	l->index = ifi.ifi_index;
+	l->flags = ifi.ifi_flags;
+	l->type = ifi.ifi_type;
+	p += NLMSG_ALIGN(sizeof ifi);
+	while ((r = attr_next(&p, &rem, &a)) > 0)
+		if ((r = link_attr(l, &a, &named)) < 0)
+			return r;
+	if (r < 0)
+		return r;
+	return named ? 1 : -EPROTO;
+}
+
+struct addr_attrs {
+	const uint8_t *address, *local, *broadcast, *multicast;
+	int has_cache;
+	struct ifa_cacheinfo cache;
+	uint32_t flags;
+};
+
+static int addr_attr(struct addr_attrs *t, const struct attr *a, size_t alen)
+{
+	switch (a->type) {
+	case IFA_ADDRESS: case IFA_LOCAL: case IFA_BROADCAST: case IFA_MULTICAST:
+		if (a->len != alen)
+			return -EPROTO;
+		if (a->type == IFA_ADDRESS)
+			t->address = a->data;
+		else if (a->type == IFA_LOCAL)
+			t->local = a->data;
+		else if (a->type == IFA_BROADCAST)
+			t->broadcast = a->data;
+		else
+			t->multicast = a->data;
+		break;
+	case IFA_CACHEINFO:
+		if (a->len < sizeof t->cache)
+			return -EPROTO;
+		memcpy(&t->cache, a->data, sizeof t->cache);
+		t->has_cache = 1;
+		break;
+	case IFA_FLAGS:
+		if (a->len < 4)
+			return -EPROTO;
+		t->flags = u32_at(a->data);
+		break;
+	}
+	return 0;
+}
+
+/*
+ * IFA_LOCAL is the address of this end whenever present; IFA_ADDRESS is then
+ * the peer on a point-to-point link (and equal to IFA_LOCAL elsewhere).
+ */
+static int addr_fill(struct netifc_addr *o, const struct addr_attrs *t, size_t alen)
+{
+	const uint8_t *local = t->local ? t->local : t->address;
+
+	if (t->multicast) {
+		local = t->multicast;
+		o->prefixlen = (uint8_t)(alen * 8);
+	}
+	if (!local)
+		return -EPROTO;
+	memcpy(o->local, local, alen);
+	if (t->local && t->address && !t->multicast) {
+		memcpy(o->peer, t->address, alen);
+		o->has_peer = 1;
+	}
+	if (t->broadcast && !t->multicast) {
+		memcpy(o->broadcast, t->broadcast, alen);
+		o->has_broadcast = 1;
+	}
+	if (t->has_cache && !t->multicast) {
+		o->preferred = t->cache.ifa_prefered;
+		o->valid = t->cache.ifa_valid;
+	}
+	return 1;
+}
+
+int nl_parse_addr(uint16_t type, const uint8_t *p, size_t len, struct netifc_addr *o)
+{
+	struct ifaddrmsg ifa;
+	struct addr_attrs t;
+	long rem = (long)len - (long)NLMSG_ALIGN(sizeof ifa);
+	size_t alen;
+	struct attr a;
+	int r;
+
+	if (type != RTM_NEWADDR && type != RTM_NEWMULTICAST && type != RTM_GETMULTICAST)
+		return 0;
+	if (rem < 0)
+		return -EPROTO;
+	memcpy(&ifa, p, sizeof ifa);
+	alen = netifc_family_len(ifa.ifa_family);
+	if (!alen)
+		return 0;
+	if (ifa.ifa_prefixlen > alen * 8 || ifa.ifa_index == 0 || ifa.ifa_index > 0x7fffffff)
+		return -EPROTO;
+	memset(&t, 0, sizeof t);
+	t.flags = ifa.ifa_flags;
+	p += NLMSG_ALIGN(sizeof ifa);
+	while ((r = attr_next(&p, &rem, &a)) > 0)
+		if ((r = addr_attr(&t, &a, alen)) < 0)
+			return r;
+	if (r < 0)
+		return r;
+	memset(o, 0, sizeof *o);
+	o->family = ifa.ifa_family;
+	o->prefixlen = ifa.ifa_prefixlen;
+	o->scope = ifa.ifa_scope;
+	o->index = (int32_t)ifa.ifa_index;
+	o->flags = t.multicast ? 0 : t.flags;
+	o->preferred = o->valid = NETIFC_FOREVER;
+	return addr_fill(o, &t, alen);
+}

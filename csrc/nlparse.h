@@ -1,0 +1,39 @@
+/*
+ * nlparse.h -- rtnetlink parsing as pure functions over byte buffers.
+ * No syscalls: the fuzzers and the tests feed these recorded and broken dumps.
+ */
+#ifndef NETIFC_NLPARSE_H
+#define NETIFC_NLPARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "netifc.h"
+
+#define NL_DONE 0       /* the reply is complete */
+#define NL_MORE 1       /* more datagrams belong to it */
+
+/* Called for each data message of our reply; returns 0 or a negative errno. */
+typedef int (*nl_msg_cb)(uint16_t type, const uint8_t *payload, size_t len, void *ctx);
+
+struct nl_walk {
+	uint32_t seq;           /* the request's sequence number */
+	uint32_t portid;        /* our socket's port id */
+	int dump;               /* a dump ends with NLMSG_DONE, a request with one reply */
+	int intr;               /* set when the kernel flagged NLM_F_DUMP_INTR */
+	nl_msg_cb cb;
+	void *ctx;
+};
+
+/* One datagram: NL_MORE, NL_DONE, or a negative errno (NLMSG_ERROR's own). */
+int nl_walk(struct nl_walk *w, const void *buf, size_t len);
+
+/* One message's payload: 1 filled a record, 0 not ours to parse, -EPROTO. */
+int nl_parse_link(uint16_t type, const uint8_t *p, size_t len, struct netifc_link *out);
+int nl_parse_addr(uint16_t type, const uint8_t *p, size_t len, struct netifc_addr *out);
+
+/* /proc/net/igmp and /proc/net/igmp6 (procnet.c): index 0 takes every link. */
+int netifc_parse_igmp(const char *buf, size_t len, int32_t index, struct netifc_addrs *out);
+int netifc_parse_igmp6(const char *buf, size_t len, int32_t index, struct netifc_addrs *out);
+
+#endif
