@@ -2,14 +2,12 @@
  * gifa.c -- the portable backend on getifaddrs(3), for systems without
  * rtnetlink (built and testable on Linux too).  It can tell less than
  * netlink: no IFA_F_* flags and no lifetimes; scope is derived from the
- * address; one link is found by walking them all.
+ * address, operstate from the flags; one link is found by walking them all.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <netinet/in.h>
-#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
@@ -41,29 +39,22 @@ static void base_name(const char *label, char *out)
 	out[n] = 0;
 }
 
-static uint8_t operstate_of(const char *name, uint32_t flags)
-{
-#ifdef __linux__
-	static const char *const states[] = { "unknown", "notpresent", "down",
-		"lowerlayerdown", "testing", "dormant", "up" };
-	char path[64], buf[32];
-	ssize_t n;
-	size_t i;
-	int fd;
+/*
+ * getifaddrs() has no operational state; the flags tell most of it (and
+ * sysfs would name the links of another namespace after setns()).  Never
+ * "unknown": a link that is running reads "up".
+ */
+enum { OPER_DOWN = 2, OPER_DORMANT = 5, OPER_UP = 6 };     /* RFC 2863, as IF_OPER_* */
 
-	snprintf(path, sizeof path, "/sys/class/net/%s/operstate", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = read(fd, buf, sizeof buf - 1);
-		close(fd);
-		buf[n > 0 ? n : 0] = 0;
-		buf[strcspn(buf, "\n")] = 0;
-		for (i = 0; i < sizeof states / sizeof *states; i++)
-			if (!strcmp(buf, states[i]))
-				return (uint8_t)i;
-	}
+static uint8_t operstate_of(uint32_t flags)
+{
+	if (!(flags & IFF_UP))
+		return OPER_DOWN;
+#ifdef __linux__
+	if (flags & 0x20000)            /* IFF_DORMANT */
+		return OPER_DORMANT;
 #endif
-	return (flags & IFF_UP) && (flags & IFF_RUNNING) ? 6 : 2;
+	return flags & IFF_RUNNING ? OPER_UP : OPER_DOWN;
 }
 
 /* What the link's own getifaddrs() record tells. */
@@ -101,7 +92,7 @@ static void link_from(const struct ifaddrs *ifa, int sock, struct netifc_link *l
 	memcpy(ifr.ifr_name, l->name, sizeof l->name < sizeof ifr.ifr_name ? sizeof l->name : sizeof ifr.ifr_name);
 	if (sock >= 0 && ioctl(sock, SIOCGIFMTU, &ifr) == 0)
 		l->mtu = (uint32_t)ifr.ifr_mtu;
-	l->operstate = operstate_of(l->name, l->flags);
+	l->operstate = operstate_of(l->flags);
 }
 
 static int is_link(const struct ifaddrs *ifa)

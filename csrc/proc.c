@@ -52,7 +52,11 @@ int netifc_proc_groups(int family, int32_t index, struct netifc_addrs *out)
 	size_t len = 0;
 	int r;
 
-	r = read_file(family == AF_INET ? "/proc/net/igmp" : "/proc/net/igmp6", &buf, &len);
+	/* The calling thread's namespace (it may have called setns); else the process's. */
+	r = read_file(family == AF_INET ? "/proc/thread-self/net/igmp"
+					: "/proc/thread-self/net/igmp6", &buf, &len);
+	if (r == -ENOENT)
+		r = read_file(family == AF_INET ? "/proc/net/igmp" : "/proc/net/igmp6", &buf, &len);
 	if (r == -ENOENT)
 		return 0;               /* that protocol is not configured */
 	if (r < 0)
