@@ -64,7 +64,19 @@ static void link_id(const struct ifaddrs *ifa, struct netifc_link *l)
 	base_name(ifa->ifa_name, l->name);
 	l->flags = ifa->ifa_flags;
 #ifdef __linux__
-	{
+	if (!ifa->ifa_addr) {
+		/* glibc gives a link without a hardware address (tun) no ifa_addr. */
+		struct ifreq ifr;
+		int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+		l->index = (int32_t)if_nametoindex(l->name);
+		memset(&ifr, 0, sizeof ifr);
+		memcpy(ifr.ifr_name, l->name, sizeof l->name);
+		if (sock >= 0 && ioctl(sock, SIOCGIFHWADDR, &ifr) == 0)
+			l->type = ifr.ifr_hwaddr.sa_family;
+		if (sock >= 0)
+			close(sock);
+	} else {
 		const struct sockaddr_ll *sll = (const struct sockaddr_ll *)ifa->ifa_addr;
 
 		l->index = sll->sll_ifindex;
@@ -97,6 +109,10 @@ static void link_from(const struct ifaddrs *ifa, int sock, struct netifc_link *l
 
 static int is_link(const struct ifaddrs *ifa)
 {
+#ifdef __linux__
+	if (!ifa->ifa_addr)
+		return ifa->ifa_data != NULL;   /* glibc's link record, its stats in ifa_data */
+#endif
 	return ifa->ifa_addr && ifa->ifa_addr->sa_family == LINK_FAMILY;
 }
 
@@ -211,7 +227,9 @@ static void addr_from(const struct ifaddrs *ifa, int32_t index, const char *name
 		if (ifa->ifa_flags & IFF_POINTOPOINT) {
 			memcpy(a->peer, ip_of(other), alen);
 			a->has_peer = 1;
-		} else if (ifa->ifa_flags & IFF_BROADCAST && a->family == AF_INET) {
+		} else if (ifa->ifa_flags & IFF_BROADCAST && a->family == AF_INET &&
+			   memcmp(ip_of(other), a->local, alen)) {
+			/* glibc puts IFA_ADDRESS here when there is no IFA_BROADCAST. */
 			memcpy(a->broadcast, ip_of(other), alen);
 			a->has_broadcast = 1;
 		}

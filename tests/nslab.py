@@ -1,0 +1,205 @@
+"""Test hosts in network namespaces, and iproute2 as the source of truth."""
+import contextlib
+import ctypes
+import ipaddress
+import json
+import os
+import shutil
+import subprocess
+import uuid
+
+CLONE_NEWNET = 0x40000000
+_libc = ctypes.CDLL(None, use_errno=True)
+
+LINK_TYPES = {"ether": 1, "loopback": 772, "none": 65534}
+SCOPES = {"global": 0, "site": 200, "link": 253, "host": 254, "nowhere": 255}
+FOREVER = 4294967295
+
+
+def why_no_namespaces():
+    """None when this process can build network namespaces, else why not."""
+    if os.geteuid() != 0:
+        return "network namespace tests need root"
+    if not shutil.which("ip"):
+        return "network namespace tests need iproute2's ip"
+    return None
+
+
+def _setns(fd):
+    if _libc.setns(fd, CLONE_NEWNET) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"setns: {os.strerror(err)}")
+
+
+class Netns:
+    """A namespace of the tests' own, with a unique name; delete() removes it."""
+
+    def __init__(self, tag):
+        self.name = f"nfc-{tag}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+        subprocess.run(["ip", "netns", "add", self.name], check=True)
+        self.ip("link", "set", "lo", "up")
+
+    def ip(self, *args, check=True):
+        return subprocess.run(["ip", "-n", self.name, *args], check=check,
+                              capture_output=True, text=True, errors="surrogateescape")
+
+    def batch(self, lines):
+        subprocess.run(["ip", "-n", self.name, "-batch", "-"], input="\n".join(lines) + "\n",
+                       check=True, text=True, errors="surrogateescape")
+
+    def ipj(self, *args):
+        out = self.ip("-j", *args).stdout
+        return json.loads(out) if out.strip() else []
+
+    def sysctl(self, key, value):
+        subprocess.run(["ip", "netns", "exec", self.name, "sysctl", "-qw", f"{key}={value}"],
+                       check=True)
+
+    def run(self, argv, **kw):
+        return subprocess.run(["ip", "netns", "exec", self.name, *argv], **kw)
+
+    @contextlib.contextmanager
+    def entered(self):
+        """This thread in the namespace for the block; back where it was after."""
+        home = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
+        target = os.open(f"/run/netns/{self.name}", os.O_RDONLY)
+        try:
+            _setns(target)
+            try:
+                yield self
+            finally:
+                _setns(home)
+        finally:
+            os.close(target)
+            os.close(home)
+
+    def delete(self):
+        subprocess.run(["ip", "netns", "del", self.name], check=False)
+
+
+# ---- iproute2's view, in netifc's terms -------------------------------------
+
+def ip_links(ns):
+    """{index: dict} from `ip -j -d link show`."""
+    out = {}
+    for l in ns.ipj("-d", "link", "show"):
+        flags = set(l["flags"])
+        hw = l.get("address", "")
+        if hw and not any(int(x, 16) for x in hw.split(":")):
+            hw = ""
+        out[l["ifindex"]] = dict(
+            index=l["ifindex"], name=l["ifname"], mtu=l["mtu"], hw=hw,
+            operstate=l["operstate"].lower(), flags=flags,
+            link_type=LINK_TYPES.get(l.get("link_type")),
+            running="UP" in flags and l["operstate"] in ("UP", "UNKNOWN"),
+        )
+    return out
+
+
+def needs_zone(family, address):
+    if family != "inet6":
+        return False
+    ip = ipaddress.IPv6Address(address)
+    return ip.is_link_local or (ip.is_multicast and (ip.packed[1] & 0x0F) in (1, 2))
+
+
+def ip_addrs(ns):
+    """{index: [dict, ...]} from `ip -j addr show`, per interface in kernel order."""
+    out = {}
+    for l in ns.ipj("addr", "show"):
+        rows = []
+        for a in l.get("addr_info", []):
+            peer = a.get("address") if a.get("address") not in (None, a["local"]) else None
+            brd = a.get("broadcast") if a["prefixlen"] < 31 else None
+            rows.append(dict(
+                family=a["family"], address=a["local"], prefixlen=a["prefixlen"],
+                peer=peer, broadcast=brd, index=l["ifindex"],
+                zone=l["ifname"] if needs_zone(a["family"], a["local"]) else "",
+                scope=SCOPES.get(a["scope"], a["scope"]),
+                secondary=bool(a.get("secondary")), tentative=bool(a.get("tentative")),
+                deprecated=bool(a.get("deprecated")), nodad=bool(a.get("nodad")),
+                dynamic=bool(a.get("dynamic")),
+                valid=a.get("valid_life_time"), preferred=a.get("preferred_life_time"),
+            ))
+        out[l["ifindex"]] = rows
+    return out
+
+
+def ip_groups(ns):
+    """{index: sorted [(family, address, zone)]} from `ip -j maddr show`."""
+    out = {}
+    for l in ns.ipj("maddr", "show"):
+        out[l["ifindex"]] = sorted(
+            (m["family"], m["address"],
+             l["ifname"] if needs_zone(m["family"], m["address"]) else "")
+            for m in l.get("maddr", []) if "family" in m
+        )
+    return out
+
+
+class Host(Netns):
+    """The namespace the tests run in, seen through the same methods."""
+
+    def __init__(self):
+        self.name = None
+
+    def ip(self, *args, check=True):
+        return subprocess.run(["ip", *args], check=check, capture_output=True, text=True,
+                              errors="surrogateescape")
+
+    def run(self, argv, **kw):
+        return subprocess.run(argv, **kw)
+
+    @contextlib.contextmanager
+    def entered(self):
+        yield self
+
+    def delete(self):
+        pass
+
+
+LONG_NAME = "abcdefghijklmno"     # 15 bytes, the most a name may have
+ODD_NAME = "v\u00e90"             # not ASCII: UTF-8 bytes to the kernel
+
+
+def build_lab():
+    """One namespace with every kind of link and address the tests compare."""
+    ns = Netns("lab")
+    try:
+        ns.sysctl("net.ipv6.conf.all.accept_dad", 0)
+        ns.sysctl("net.ipv6.conf.default.accept_dad", 0)
+        ns.batch([
+            "link add v0 type veth peer name v1",
+            "link add vt0 type veth peer name vt1",
+            "link add vd0 type veth peer name vd1",
+            f"link add {LONG_NAME} type veth peer name {ODD_NAME}",
+            "link add br0 type bridge",
+            "tuntap add dev tun0 mode tun",
+        ])
+        # vt0 keeps its IPv6 addresses tentative for the whole run.
+        ns.sysctl("net.ipv6.conf.vt0.accept_dad", 1)
+        ns.sysctl("net.ipv6.conf.vt0.dad_transmits", 250)
+        lines = [
+            "addr add 192.0.2.1/24 brd + dev v0",
+            "addr add 192.0.2.2/24 dev v0 label v0:1",
+            "addr add 2001:db8:1::1/64 dev v0",
+            "addr add 2001:db8:2::1/64 dev v0 preferred_lft 0 valid_lft 3600",
+            "addr add 2001:db8:3::1/64 dev v0 preferred_lft 1800 valid_lft 3600",
+            "addr add 10.31.0.0/31 brd + dev v1",
+            "addr add 10.32.0.1/32 dev v1",
+            "addr add 10.9.0.1 peer 10.9.0.2 dev tun0",
+            "addr add 2001:db8:9::1 peer 2001:db8:9::2 dev tun0",
+            "addr add 203.0.113.1/24 dev br0",
+            "addr add 198.18.0.1/24 dev vd0",
+            f"addr add 198.19.0.1/24 dev {LONG_NAME}",
+            "link set vd0 down",
+        ]
+        lines += [f"addr add 198.51.100.{i}/24 dev v1" for i in range(1, 61)]
+        lines += [f"link set {n} up" for n in
+                  ("v0", "v1", "vt0", "vt1", "tun0", "br0", LONG_NAME, ODD_NAME)]
+        ns.batch(lines)
+        ns.ip("addr", "add", "2001:db8:7::1/64", "dev", "vt0")
+        return ns
+    except BaseException:
+        ns.delete()
+        raise
