@@ -32,6 +32,11 @@ void netifc_addr_finish(struct netifc_addr *a, const char *zone_name)
 		a->has_broadcast = 0;
 	if (a->has_peer && !memcmp(a->peer, a->local, netifc_family_len(a->family)))
 		a->has_peer = 0;
+	/* What is not there is zero, so equal records compare equal byte for byte. */
+	if (!a->has_broadcast)
+		memset(a->broadcast, 0, sizeof a->broadcast);
+	if (!a->has_peer)
+		memset(a->peer, 0, sizeof a->peer);
 	memset(a->zone, 0, sizeof a->zone);
 	if (zone_name && needs_zone(a))
 		strncpy(a->zone, zone_name, sizeof a->zone - 1);

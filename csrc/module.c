@@ -267,7 +267,7 @@ static PyObject *iface_reduce(PyObject *self, PyObject *unused)
 	(void)unused;
 	if (!mod || !(fn = PyObject_GetAttrString(mod, "_interface")))
 		return NULL;
-	res = Py_BuildValue("(N(iy#kky#ii))", fn, l->index, l->name, (Py_ssize_t)strlen(l->name),
+	res = Py_BuildValue("(N(iNkky#ii))", fn, l->index, PyUnicode_DecodeFSDefault(l->name),
 			    (unsigned long)l->mtu, (unsigned long)l->flags,
 			    (const char *)l->hwaddr, (Py_ssize_t)l->hwaddr_len,
 			    (int)l->type, (int)l->operstate);
@@ -462,12 +462,12 @@ static PyObject *addr_reduce(PyObject *self, PyObject *unused)
 	(void)unused;
 	if (!mod || !(fn = PyObject_GetAttrString(mod, "_addr")))
 		return NULL;
-	return Py_BuildValue("(N(iy#iiNNikkky#))", fn, a->family, (const char *)a->local,
+	return Py_BuildValue("(N(iy#iiNNikkkN))", fn, a->family, (const char *)a->local,
 			     (Py_ssize_t)alen, a->prefixlen, a->index,
 			     opt_bytes(a->has_peer, a->peer, alen),
 			     opt_bytes(a->has_broadcast, a->broadcast, alen), a->scope,
 			     (unsigned long)a->flags, (unsigned long)a->preferred,
-			     (unsigned long)a->valid, a->zone, (Py_ssize_t)strlen(a->zone));
+			     (unsigned long)a->valid, PyUnicode_DecodeFSDefault(a->zone));
 }
 
 static PyObject *addr_repr(PyObject *self)

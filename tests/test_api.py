@@ -1,0 +1,213 @@
+"""The Python API's contract: types, bad input, immutability, Go's invariants."""
+import copy
+import errno
+import ipaddress
+import os
+import pickle
+import resource
+import socket
+
+import pytest
+
+import netifc
+
+
+@pytest.fixture
+def lo():
+    for i in netifc.interfaces():
+        if i.flags & netifc.Flags.LOOPBACK:
+            return i
+    pytest.skip("this host has no loopback interface")
+
+
+# ---- bad input ---------------------------------------------------------------
+
+@pytest.mark.parametrize("bad", ["1", None, 1.5, b"1", True, [1]])
+def test_by_index_type_error(bad):
+    with pytest.raises(TypeError):
+        netifc.interface_by_index(bad)
+
+
+@pytest.mark.parametrize("bad", [0, -1, -(2**63), -(2**100)])
+def test_by_index_value_error(bad):
+    with pytest.raises(ValueError, match="invalid interface index"):
+        netifc.interface_by_index(bad)
+
+
+@pytest.mark.parametrize("big", [2**31 - 1, 2**31, 2**32 + 1, 2**64, 2**200])
+def test_by_index_too_big_is_no_such_interface(big):
+    with pytest.raises(netifc.NoSuchInterface, match=str(big)):
+        netifc.interface_by_index(big)
+
+
+@pytest.mark.parametrize("bad", [b"lo", None, 1, bytearray(b"lo")])
+def test_by_name_type_error(bad):
+    with pytest.raises(TypeError):
+        netifc.interface_by_name(bad)
+
+
+@pytest.mark.parametrize("bad", ["", "lo\0", "\0", "a\0b"])
+def test_by_name_value_error(bad):
+    with pytest.raises(ValueError) as e:
+        netifc.interface_by_name(bad)
+    assert not isinstance(e.value, netifc.NoSuchInterface)
+
+
+@pytest.mark.parametrize("name", ["no-such-if-xyz", "x" * 16, "x" * 4096, "\udcff\udcfe",
+                                  "tun/0", "a b"])
+def test_unknown_name_is_no_such_interface(name):
+    with pytest.raises(netifc.NoSuchInterface) as e:
+        netifc.interface_by_name(name)
+    assert repr(name)[:40] in str(e.value)
+    assert isinstance(e.value, LookupError)
+
+
+def test_lone_surrogate_name_is_value_error():
+    with pytest.raises(ValueError):
+        netifc.interface_by_name("\ud800")
+
+
+def test_emfile_names_the_step_and_recovers(lo):
+    """With no descriptor left every call raises OSError(EMFILE); then all works again."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    lowest_free = os.dup(0)
+    os.close(lowest_free)
+    calls = [netifc.interfaces, netifc.interface_addrs, netifc.snapshot,
+             lambda: netifc.interface_by_index(lo.index),
+             lambda: netifc.interface_by_name(lo.name), lo.addrs, lo.multicast_addrs]
+    resource.setrlimit(resource.RLIMIT_NOFILE, (lowest_free, hard))
+    try:
+        for call in calls:
+            with pytest.raises(OSError) as e:
+                call()
+            assert e.value.errno == errno.EMFILE
+            assert ":" in e.value.strerror and ("netlink" in e.value.strerror
+                                                or "getifaddrs" in e.value.strerror)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    for call in calls:
+        call()
+
+
+def test_types_cannot_be_made_or_subclassed():
+    for tp in (netifc.Interface, netifc.Addr):
+        with pytest.raises(TypeError):
+            tp()
+        with pytest.raises(TypeError):
+            type("Sub", (tp,), {})
+
+
+def test_interface_is_immutable(lo):
+    for attr in ("index", "name", "mtu", "flags", "hardware_addr", "operstate", "link_type"):
+        with pytest.raises(AttributeError):
+            setattr(lo, attr, getattr(lo, attr))
+    with pytest.raises(AttributeError):
+        lo.extra = 1
+    with pytest.raises(AttributeError):
+        del lo.name
+
+
+def test_addr_is_immutable(lo):
+    a = lo.addrs()[0]
+    for attr in ("family", "address", "prefixlen", "zone", "index", "peer", "broadcast"):
+        with pytest.raises(AttributeError):
+            setattr(a, attr, None)
+    with pytest.raises(AttributeError):
+        a.extra = 1
+
+
+# ---- value semantics -----------------------------------------------------------
+
+def test_interface_value_semantics(lo):
+    again = netifc.interface_by_index(lo.index)
+    assert again == lo and not (again != lo) and hash(again) == hash(lo)
+    assert again is not lo
+    assert lo != object() and lo != lo.index
+    assert len({lo, again}) == 1
+    for proto in range(pickle.HIGHEST_PROTOCOL + 1):
+        back = pickle.loads(pickle.dumps(lo, proto))
+        assert back == lo and type(back) is netifc.Interface
+    assert copy.copy(lo) == lo and copy.deepcopy(lo) == lo
+    r = repr(lo)
+    assert r.startswith("Interface(") and f"index={lo.index}" in r and repr(lo.name) in r
+    assert "loopback" in r
+
+
+def test_addr_value_semantics(lo):
+    for a in lo.addrs() + lo.multicast_addrs():
+        again = pickle.loads(pickle.dumps(a))
+        assert again == a and hash(again) == hash(a) and type(again) is netifc.Addr
+        assert repr(a).startswith("Addr(") and str(a) in repr(a)
+        assert ipaddress.ip_interface(str(a)) == a.interface
+        # ipaddress drops the scope from an interface's .ip; compare without it.
+        assert a.interface.ip == ipaddress.ip_address(a.address)
+        assert getattr(a.ip, "scope_id", None) == (a.zone or None)
+        assert a.network == a.interface.network and a.ip in a.network
+
+
+def test_unpickling_checks_fields():
+    with pytest.raises(ValueError):
+        netifc._netifc._interface(0, "lo", 1500, 0, b"", 1, 0)
+    with pytest.raises(ValueError):
+        netifc._netifc._interface(1, "x" * 16, 1500, 0, b"", 1, 0)
+    with pytest.raises(ValueError):
+        netifc._netifc._interface(1, "lo", 1500, 0, b"\1" * 33, 1, 0)
+    with pytest.raises(ValueError):
+        netifc._netifc._addr(socket.AF_INET, b"\1\2\3", 8, 1, None, None, 0, 0, 0, 0, "")
+    with pytest.raises(ValueError):
+        netifc._netifc._addr(socket.AF_INET, b"\1\2\3\4", 33, 1, None, None, 0, 0, 0, 0, "")
+    with pytest.raises(ValueError):
+        netifc._netifc._addr(99, b"\1\2\3\4", 8, 1, None, None, 0, 0, 0, 0, "")
+
+
+def test_flags_text_like_go():
+    F = netifc.Flags
+    assert str(F.UP | F.BROADCAST | F.MULTICAST | F.RUNNING) == "up|broadcast|multicast|running"
+    assert str(F(0)) == "0"
+    assert f"{F.LOOPBACK}" == "loopback"
+    assert [int(f) for f in (F.UP, F.BROADCAST, F.LOOPBACK, F.POINTTOPOINT, F.MULTICAST,
+                             F.RUNNING)] == [1, 2, 4, 8, 16, 32]
+    A = netifc.AddrFlags
+    assert (A.SECONDARY, A.NODAD, A.OPTIMISTIC, A.DADFAILED, A.HOMEADDRESS, A.DEPRECATED,
+            A.TENTATIVE, A.PERMANENT) == (1, 2, 4, 8, 16, 32, 64, 128)
+    assert A.TEMPORARY == A.SECONDARY
+    assert str(A.PERMANENT | A.NODAD) == "nodad|permanent"
+
+
+def test_backend_is_named(backend):
+    assert netifc.backend == backend.split("-")[0]
+
+
+def test_bad_backend_name():
+    with pytest.raises(ValueError, match="unknown netifc backend"):
+        netifc._netifc._set_backend("carrier-pigeon")
+
+
+# ---- Go's invariants (net/interface_test.go) ------------------------------------
+
+def test_every_interface_equals_its_lookups():
+    for i in netifc.interfaces():
+        assert netifc.interface_by_index(i.index) == i
+        assert netifc.interface_by_name(i.name) == i
+        assert i.index > 0 and i.name
+
+
+def test_addr_invariants():
+    for i in netifc.interfaces():
+        for a in i.addrs():
+            assert a.index == i.index
+            if a.family == socket.AF_INET:
+                assert 0 <= a.prefixlen <= 32 and a.ip.version == 4
+            else:
+                assert 0 <= a.prefixlen <= 128 and a.ip.version == 6
+            if i.flags & netifc.Flags.LOOPBACK and a.family == socket.AF_INET:
+                assert a.prefixlen >= 8 and a.ip.is_loopback
+            assert (a.zone == i.name) == (a.family == socket.AF_INET6 and a.ip.is_link_local)
+
+
+def test_loopback_invariants(lo):
+    addrs = lo.addrs()
+    v6 = [a for a in addrs if a.family == socket.AF_INET6]
+    if lo.flags & netifc.Flags.UP and v6:
+        assert any(str(a) == "::1/128" for a in v6)
+        assert any(g.family == socket.AF_INET6 for g in lo.multicast_addrs())
