@@ -1,0 +1,119 @@
+"""python -m netifc against iproute2, in the lab namespace and on the host."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import netifc
+from nslab import SCOPES, ip_addrs, ip_groups, ip_links
+
+FALLBACKS = {"netlink": 0, "netlink-nostrict": 1, "netlink-procmcast4": 2,
+             "netlink-procmcast": 4, "getifaddrs": 0}
+
+
+def cli(where, backend, *args, env=None):
+    code = ("import sys, netifc._netifc as m; m._set_backend(sys.argv[1], int(sys.argv[2]));"
+            "from netifc.__main__ import main; sys.exit(main(sys.argv[3:]))")
+    argv = [sys.executable, "-c", code, backend.split("-")[0], str(FALLBACKS[backend]), *args]
+    e = dict(os.environ, **(env or {}))
+    return where.run(argv, capture_output=True, text=True, errors="surrogateescape", env=e)
+
+
+def test_json_matches_ip(where, backend):
+    r = cli(where, backend, "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    links, addrs = ip_links(where), ip_addrs(where)
+    assert sorted(d["index"] for d in doc) == sorted(links)
+    for d in doc:
+        want = links[d["index"]]
+        assert (d["name"], d["mtu"], d["hardware_addr"]) == (want["name"], want["mtu"], want["hw"])
+        assert ("up" in d["flags"]) == ("UP" in want["flags"])
+        assert ("running" in d["flags"]) == want["running"]
+        got = sorted((a["family"], a["address"], a["prefixlen"], a["peer"], a["broadcast"], a["zone"])
+                     for a in d["addrs"])
+        exp = sorted((w["family"], w["address"], w["prefixlen"], w["peer"], w["broadcast"], w["zone"])
+                     for w in addrs.get(d["index"], []))
+        assert got == exp
+        if backend != "getifaddrs":
+            for a in d["addrs"]:
+                w = [w for w in addrs[d["index"]] if w["address"] == a["address"]][0]
+                assert SCOPES[a["scope"]] == w["scope"]
+                assert ("tentative" in a["flags"]) == w["tentative"]
+
+
+def test_json_multicast_matches_ip(where, backend):
+    r = cli(where, backend, "--json", "--multicast")
+    assert r.returncode == 0, r.stderr
+    want = ip_groups(where)
+    for d in json.loads(r.stdout):
+        got = sorted((g["family"], g["address"], g["zone"]) for g in d["multicast"])
+        assert got == want.get(d["index"], [])
+
+
+def test_brief_matches_ip(lab, backend):
+    r = cli(lab, backend, "--brief", "-4")
+    assert r.returncode == 0, r.stderr
+    lines = {l.split()[0]: l.split()[1:] for l in r.stdout.splitlines()}
+    links, addrs = ip_links(lab), ip_addrs(lab)
+    assert set(lines) == {l["name"] for l in links.values()}
+    for index, l in links.items():
+        state, *shown = lines[l["name"]]
+        if backend != "getifaddrs":
+            assert state == l["operstate"].upper()
+        assert sorted(shown) == sorted(f"{w['address']}/{w['prefixlen']}"
+                                       for w in addrs.get(index, []) if w["family"] == "inet")
+
+
+def test_text_shows_every_address(lab, backend):
+    r = cli(lab, backend, "v0")
+    assert r.returncode == 0, r.stderr
+    (index,) = [k for k, v in ip_links(lab).items() if v["name"] == "v0"]
+    assert r.stdout.startswith(f"{index}: v0: <")
+    for w in ip_addrs(lab)[index]:
+        zone = f"%{w['zone']}" if w["zone"] else ""
+        assert f"{w['address']}{zone}/{w['prefixlen']}" in r.stdout
+    assert "brd 192.0.2.255 scope global" in r.stdout
+    if backend != "getifaddrs":
+        assert "inet6 2001:db8:2::1/64 scope global dynamic deprecated" in r.stdout
+    tun = cli(lab, backend, "tun0").stdout
+    assert "inet 10.9.0.1 peer 10.9.0.2/32 scope global" in tun
+    assert "link/none" in tun
+
+
+def test_unknown_interface_exits_1(host, backend):
+    r = cli(host, backend, "no-such-if0")
+    assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr.strip() == "netifc: no such network interface: 'no-such-if0'"
+
+
+def test_usage_error_exits_2(host, backend):
+    r = cli(host, backend, "--no-such-option")
+    assert r.returncode == 2 and "usage:" in r.stderr
+
+
+def test_color(host, backend):
+    plain = cli(host, backend, "lo", "--color", "never").stdout
+    painted = cli(host, backend, "lo", "--color", "always").stdout
+    auto = cli(host, backend, "lo").stdout                  # a pipe: no colour
+    assert "\x1b[" not in plain and "\x1b[" in painted and auto == plain
+    assert cli(host, backend, "lo", "--color", "auto", env={"NO_COLOR": "1"}).stdout == plain
+
+
+def test_renderers_are_public():
+    snap = netifc.snapshot()
+    text = netifc.render_text(snap.interfaces, snap.addrs)
+    assert all(f"{i.index}: {i.name}: <" in text for i in snap.interfaces)
+    assert json.loads(netifc.render_json(snap.interfaces, snap.addrs)) == \
+        netifc.to_json(snap.interfaces, snap.addrs)
+    assert len(netifc.render_brief(snap.interfaces, snap.addrs).splitlines()) == len(snap)
+
+
+def test_installed_command(host):
+    exe = os.path.join(os.path.dirname(sys.executable), "netifc")
+    if not os.path.exists(exe):
+        pytest.skip("the netifc command is not installed next to this Python")
+    r = subprocess.run([exe, "--brief", "lo"], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.startswith("lo ")
