@@ -18,7 +18,9 @@ def cli(where, backend, *args, env=None):
             "from netifc.__main__ import main; sys.exit(main(sys.argv[3:]))")
     argv = [sys.executable, "-c", code, backend.split("-")[0], str(FALLBACKS[backend]), *args]
     e = dict(os.environ, **(env or {}))
-    return where.run(argv, capture_output=True, text=True, errors="surrogateescape", env=e)
+    # From "/": the installed netifc, never the source tree's.
+    return where.run(argv, capture_output=True, text=True, errors="surrogateescape", env=e,
+                     cwd="/")
 
 
 def test_json_matches_ip(where, backend):
