@@ -15,7 +15,7 @@ size_t netifc_family_len(int family)
 }
 
 /* IPv6 addresses that only mean something on one link carry its name. */
-static int needs_zone(const struct netifc_addr *a)
+int netifc_addr_needs_zone(const struct netifc_addr *a)
 {
 	const uint8_t *p = a->local;
 
@@ -38,7 +38,7 @@ void netifc_addr_finish(struct netifc_addr *a, const char *zone_name)
 	if (!a->has_peer)
 		memset(a->peer, 0, sizeof a->peer);
 	memset(a->zone, 0, sizeof a->zone);
-	if (zone_name && needs_zone(a))
+	if (zone_name && netifc_addr_needs_zone(a))
 		strncpy(a->zone, zone_name, sizeof a->zone - 1);
 }
 

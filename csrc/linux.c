@@ -4,13 +4,15 @@
  * interfaces: one RTM_GETLINK dump.  By index or name: one RTM_GETLINK
  * request for that link.  One link's addresses: an RTM_GETADDR dump the
  * kernel filters (NETLINK_GET_STRICT_CHK + ifa_index).  All addresses: one
- * link dump for the zone names, then one address dump, on one socket.
+ * address dump, then the name of each link that has a zone to name
+ * (SIOCGIFNAME on the same socket); a snapshot takes one link dump instead.
  * Groups: RTM_GETMULTICAST per family, or /proc/net/igmp{,6} where the
- * kernel has no IPv4 RTM_GETMULTICAST.
+ * kernel has no IPv4 RTM_GETMULTICAST.  The thread's socket is reused.
  */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <linux/rtnetlink.h>
 
@@ -33,6 +35,8 @@ unsigned netifc_linux_fallbacks(void)
 struct collect {
 	struct netifc_links *links;
 	struct netifc_addrs *addrs;
+	struct netifc_link *one;        /* a single-link request's record */
+	int found;
 	size_t start;           /* table size before this request: a retry resets to it */
 	int32_t only;           /* keep one link's records (C-side filter), 0: all */
 	int family;             /* keep one family, 0: all */
@@ -52,6 +56,16 @@ static int on_link(uint16_t type, const uint8_t *p, size_t len, void *ctx)
 	return r < 0 ? r : 0;
 }
 
+static int on_one_link(uint16_t type, const uint8_t *p, size_t len, void *ctx)
+{
+	struct collect *c = ctx;
+	int r = nl_parse_link(type, p, len, c->one);
+
+	if (r > 0)
+		c->found = 1;
+	return r < 0 ? r : 0;
+}
+
 static int on_addr(uint16_t type, const uint8_t *p, size_t len, void *ctx)
 {
 	struct collect *c = ctx;
@@ -66,8 +80,12 @@ static int on_addr(uint16_t type, const uint8_t *p, size_t len, void *ctx)
 	return r < 0 ? r : 0;
 }
 
-/* A dump the kernel flags as interrupted is redone, a bounded number of times. */
-static int dump(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, struct collect *c)
+/*
+ * Ask, and ask again while the kernel flags the dump as interrupted or a
+ * datagram outgrew the buffer (it has grown since): a bounded number of
+ * times, then EBUSY rather than a partial table.
+ */
+static int ask(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, struct collect *c)
 {
 	int tries, r;
 
@@ -76,8 +94,9 @@ static int dump(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, struct co
 			c->links->n = c->start;
 		if (c->addrs)
 			c->addrs->n = c->start;
+		c->found = 0;
 		r = nl_talk(s, req, cb, c);
-		if (r != 1)
+		if (r != NL_AGAIN_INTR && r != NL_AGAIN_CUT)
 			return r;
 	}
 	return -EBUSY;
@@ -105,14 +124,13 @@ static int dump_links(struct nl_sock *s, struct netifc_links *out)
 	struct link_req q;
 
 	link_req_init(&q, NLM_F_DUMP, 0);
-	return dump(s, &q.h, on_link, &c);
+	return ask(s, &q.h, on_link, &c);
 }
 
 /* One link, by index or (index 0) by name: a single-object request. */
 static int get_link(struct nl_sock *s, int32_t index, const char *name, struct netifc_link *out)
 {
-	struct netifc_links t = { 0 };
-	struct collect c = { .links = &t };
+	struct collect c = { .one = out };
 	struct link_req q;
 	size_t n = name ? strlen(name) : 0;
 	int r;
@@ -127,13 +145,8 @@ static int get_link(struct nl_sock *s, int32_t index, const char *name, struct n
 		memcpy(q.attrs + RTA_LENGTH(0), name, n + 1);
 		q.h.nlmsg_len += RTA_SPACE(n + 1);
 	}
-	r = nl_talk(s, &q.h, on_link, &c);
-	if (r >= 0)
-		r = t.n == 1 ? 0 : -ENODEV;
-	if (r == 0)
-		*out = t.v[0];
-	netifc_links_free(&t);
-	return r;
+	r = ask(s, &q.h, on_one_link, &c);
+	return r < 0 ? r : c.found ? 0 : -ENODEV;
 }
 
 struct addr_req {
@@ -154,7 +167,7 @@ static int dump_addrs_nl(struct nl_sock *s, int type, int family, int32_t index,
 	q.ifa.ifa_index = s->strict ? (uint32_t)index : 0;
 	c->only = index;        /* also filtered here: without strict checking it is needed */
 	c->start = c->addrs->n;
-	return dump(s, &q.h, on_addr, c);
+	return ask(s, &q.h, on_addr, c);
 }
 
 /*
@@ -195,12 +208,30 @@ static int dump_kind(struct nl_sock *s, enum netifc_kind kind, int32_t index,
 	return r == -ENODEV && index ? 0 : r;   /* a vanished link has no addresses */
 }
 
+/* A link's name by index, asked of the socket's own namespace. */
+static int name_of(struct nl_sock *s, int32_t index, struct netifc_link *out)
+{
+	struct ifreq ifr;
+
+	memset(&ifr, 0, sizeof ifr);
+	ifr.ifr_ifindex = index;
+	if (ioctl(s->fd, SIOCGIFNAME, &ifr) < 0)
+		return errno == ENODEV || errno == ENXIO ? -ENODEV : -errno;
+	memset(out, 0, sizeof *out);
+	out->index = index;
+	memcpy(out->name, ifr.ifr_name, sizeof out->name - 1);
+	return 0;
+}
+
 /*
- * Names for the zones, from the link dump of this same call.  A link that
- * came after that dump is asked for alone; an address whose link has gone
- * since is dropped, so every address kept names a link of the table.
+ * Zone names for every address.  With a link table (a snapshot) it is the
+ * link dump of this same call, and a link that came after that dump is
+ * asked for alone; without one, only the links with a zone to name are
+ * asked for.  An address whose link has gone since is dropped, so every
+ * address kept names a link that was there.
  */
-static int zones_fill(struct nl_sock *s, struct netifc_links *links, struct netifc_addrs *t)
+static int zones_fill(struct nl_sock *s, struct netifc_links *links, int whole,
+		      struct netifc_addrs *t)
 {
 	const struct netifc_link *l;
 	struct netifc_link one;
@@ -210,9 +241,14 @@ static int zones_fill(struct nl_sock *s, struct netifc_links *links, struct neti
 	for (i = 0; i < t->n; i++) {
 		struct netifc_addr *a = &t->v[i];
 
+		if (!whole && !netifc_addr_needs_zone(a)) {
+			netifc_addr_finish(a, NULL);
+			t->v[kept++] = *a;
+			continue;
+		}
 		l = netifc_links_find(links, a->index, &hint);
 		if (!l) {
-			r = get_link(s, a->index, NULL, &one);
+			r = whole ? get_link(s, a->index, NULL, &one) : name_of(s, a->index, &one);
 			if (r == -ENODEV)
 				continue;
 			if (r < 0)
@@ -228,76 +264,88 @@ static int zones_fill(struct nl_sock *s, struct netifc_links *links, struct neti
 	return 0;
 }
 
-static int linux_addrs(enum netifc_kind kind, int32_t index, const char *name,
-		       struct netifc_links *links, struct netifc_addrs *out)
+static int all_addrs(struct nl_sock *s, enum netifc_kind kind, struct netifc_links *links,
+		     struct netifc_addrs *out)
 {
-	struct netifc_links own = { 0 };
+	struct netifc_links names = { 0 };
+	int r = 0;
+
+	if (links)
+		r = dump_links(s, links);
+	if (r == 0)
+		r = dump_kind(s, kind, 0, out);
+	if (r == 0)
+		r = zones_fill(s, links ? links : &names, links != NULL, out);
+	netifc_links_free(&names);
+	return r;
+}
+
+static int one_link_addrs(struct nl_sock *s, enum netifc_kind kind, int32_t index,
+			  const char *name, struct netifc_addrs *out)
+{
 	struct netifc_link l;
-	struct nl_sock s;
 	size_t i;
 	int r;
 
-	if ((r = nl_open(&s, !(fallbacks & NETIFC_NO_STRICT_CHK))) < 0)
-		return r;
-	if (!index) {
-		if (!links)
-			links = &own;
-		r = dump_links(&s, links);
-		if (r == 0)
-			r = dump_kind(&s, kind, 0, out);
-		if (r == 0)
-			r = zones_fill(&s, links, out);
-		goto done;
-	}
 	if (!name) {
-		r = get_link(&s, index, NULL, &l);
-		if (r < 0)
-			goto done;
+		if ((r = get_link(s, index, NULL, &l)) < 0)
+			return r;
 		name = l.name;
 	}
-	r = dump_kind(&s, kind, index, out);
+	r = dump_kind(s, kind, index, out);
 	for (i = 0; r == 0 && i < out->n; i++)
 		netifc_addr_finish(&out->v[i], name);
-done:
-	netifc_links_free(&own);
-	nl_close(&s);
-	return r == -ENODEV && index ? 0 : r;
+	return r;
+}
+
+static int linux_addrs(enum netifc_kind kind, int32_t index, const char *name,
+		       struct netifc_links *links, struct netifc_addrs *out)
+{
+	struct nl_sock own, *s;
+	int r;
+
+	if ((r = nl_get(&own, !(fallbacks & NETIFC_NO_STRICT_CHK), &s)) < 0)
+		return r;
+	if (index)
+		r = one_link_addrs(s, kind, index, name, out);
+	else
+		r = all_addrs(s, kind, links, out);
+	nl_put(s, &own, r < 0);
+	return r == -ENODEV && index ? 0 : r;   /* a vanished link has no addresses */
 }
 
 static int linux_links(struct netifc_links *out)
 {
-	struct nl_sock s;
+	struct nl_sock own, *s;
 	int r;
 
-	if ((r = nl_open(&s, 0)) < 0)
+	if ((r = nl_get(&own, !(fallbacks & NETIFC_NO_STRICT_CHK), &s)) < 0)
 		return r;
-	r = dump_links(&s, out);
-	nl_close(&s);
+	r = dump_links(s, out);
+	nl_put(s, &own, r < 0);
+	return r;
+}
+
+static int linux_link(int32_t index, const char *name, struct netifc_link *out)
+{
+	struct nl_sock own, *s;
+	int r;
+
+	if ((r = nl_get(&own, !(fallbacks & NETIFC_NO_STRICT_CHK), &s)) < 0)
+		return r;
+	r = get_link(s, index, name, out);
+	nl_put(s, &own, r < 0 && r != -ENODEV);
 	return r;
 }
 
 static int linux_link_by_index(int32_t index, struct netifc_link *out)
 {
-	struct nl_sock s;
-	int r;
-
-	if ((r = nl_open(&s, 0)) < 0)
-		return r;
-	r = get_link(&s, index, NULL, out);
-	nl_close(&s);
-	return r;
+	return linux_link(index, NULL, out);
 }
 
 static int linux_link_by_name(const char *name, struct netifc_link *out)
 {
-	struct nl_sock s;
-	int r;
-
-	if ((r = nl_open(&s, 0)) < 0)
-		return r;
-	r = get_link(&s, 0, name, out);
-	nl_close(&s);
-	return r;
+	return linux_link(0, name, out);
 }
 
 const struct netifc_backend netifc_backend_netlink = {

@@ -3,7 +3,7 @@
  *
  * Only datagrams sent by the kernel (nl_pid 0) are read, and of those only
  * messages carrying our port id and sequence number.  A datagram is never
- * cut: its size is peeked first and the buffer grown to fit.
+ * parsed cut: one too big for the buffer makes the request be asked again.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -40,6 +40,7 @@ int nl_open(struct nl_sock *s, int want_strict)
 		return err;
 	}
 	s->portid = sa.nl_pid;
+	s->want = NL_BUFSIZE;
 	s->strict = want_strict &&
 		setsockopt(s->fd, SOL_NETLINK, NETLINK_GET_STRICT_CHK, &one, sizeof one) == 0;
 	return 0;
@@ -75,8 +76,6 @@ static int fit(struct nl_sock *s, size_t need)
 
 	if (need <= s->size)
 		return 0;
-	if (need < NL_BUFSIZE)
-		need = NL_BUFSIZE;
 	nb = realloc(s->buf, need);
 	if (!nb)
 		return -ENOMEM;
@@ -85,31 +84,29 @@ static int fit(struct nl_sock *s, size_t need)
 	return 0;
 }
 
-/* One whole datagram into s->buf; its length, or a negative errno. */
+/*
+ * One datagram into s->buf; its length, or a negative errno.  MSG_TRUNC
+ * makes the kernel return the datagram's real length: one that did not fit
+ * is reported (-EMSGSIZE, s->want set) so the request is made again with a
+ * buffer that fits, never parsed cut.
+ */
 static ssize_t nl_recv(struct nl_sock *s, uint32_t *sender)
 {
 	struct sockaddr_nl sa;
-	struct iovec iov;
+	struct iovec iov = { .iov_base = s->buf, .iov_len = s->size };
 	struct msghdr msg = { .msg_name = &sa, .msg_namelen = sizeof sa,
 			      .msg_iov = &iov, .msg_iovlen = 1 };
 	ssize_t n;
 
 	do
-		n = recv(s->fd, NULL, 0, MSG_PEEK | MSG_TRUNC);
+		n = recvmsg(s->fd, &msg, MSG_TRUNC);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -errno;
-	if (fit(s, (size_t)n) < 0)
-		return -ENOMEM;
-	iov.iov_base = s->buf;
-	iov.iov_len = s->size;
-	do
-		n = recvmsg(s->fd, &msg, 0);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return -errno;
-	if (msg.msg_flags & MSG_TRUNC)
+	if ((size_t)n > s->size) {
+		s->want = (size_t)n;
 		return -EMSGSIZE;
+	}
 	*sender = msg.msg_namelen >= sizeof sa ? sa.nl_pid : UINT32_MAX;
 	return n;
 }
@@ -118,20 +115,28 @@ int nl_talk(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx)
 {
 	struct nl_walk w = { .dump = !!(req->nlmsg_flags & NLM_F_DUMP), .cb = cb, .ctx = ctx };
 	uint32_t sender = UINT32_MAX;
+	int r, cut = 0;
 	ssize_t n;
-	int r;
 
-	if ((r = fit(s, NL_BUFSIZE)) < 0 || (r = nl_send(s, req)) < 0)
+	if ((r = fit(s, s->want)) < 0 || (r = nl_send(s, req)) < 0)
 		return r;
 	w.seq = s->seq;
 	w.portid = s->portid;
 	do {
 		n = nl_recv(s, &sender);
+		if (n == -EMSGSIZE) {
+			/* Read the rest of the reply with room enough, then ask again. */
+			if ((r = fit(s, s->want)) < 0)
+				return r;
+			cut = 1;
+			r = w.dump ? NL_MORE : NL_DONE;
+			continue;
+		}
 		if (n < 0)
 			return (int)n;
 		r = sender == 0 ? nl_walk(&w, s->buf, (size_t)n) : NL_MORE;
 	} while (r == NL_MORE);
 	if (r < 0)
 		return r;
-	return w.intr ? 1 : 0;
+	return cut ? NL_AGAIN_CUT : w.intr ? NL_AGAIN_INTR : 0;
 }

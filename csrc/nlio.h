@@ -15,16 +15,30 @@ struct nl_sock {
 	int strict;             /* NETLINK_GET_STRICT_CHK is on */
 	uint8_t *buf;
 	size_t size;
+	size_t want;            /* the buffer size the next request needs */
 };
+
+#define NL_AGAIN_INTR 1         /* the kernel flagged the dump interrupted */
+#define NL_AGAIN_CUT 2          /* a datagram did not fit: the buffer has grown */
 
 int nl_open(struct nl_sock *s, int want_strict);
 void nl_close(struct nl_sock *s);
 
 /*
  * Send req (its nlmsg_len set) and hand each message of the reply to cb.
- * Returns 0, 1 when the kernel flagged the dump as interrupted (the whole
- * reply was still read), or a negative errno.
+ * Returns 0; NL_AGAIN_* when the whole reply was read but must be asked
+ * for again (what cb was given is void); or a negative errno, after which
+ * the socket may still hold part of the reply.
  */
 int nl_talk(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx);
+
+/*
+ * The socket for one call: the calling thread's own, kept across calls
+ * (opened again after fork() or when the thread moved to another network
+ * namespace), or, where that cannot be, a fresh one in *own.  nl_put()
+ * after the call: a socket a call failed on is closed, never reused.
+ */
+int nl_get(struct nl_sock *own, int strict, struct nl_sock **out);
+void nl_put(struct nl_sock *s, struct nl_sock *own, int failed);
 
 #endif

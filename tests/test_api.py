@@ -6,6 +6,7 @@ import os
 import pickle
 import resource
 import socket
+import threading
 
 import pytest
 
@@ -67,25 +68,43 @@ def test_lone_surrogate_name_is_value_error():
         netifc.interface_by_name("\ud800")
 
 
+def in_new_thread(fn):
+    """fn() in a thread of its own (no socket kept yet); its result or exception."""
+    out = {}
+
+    def run():
+        try:
+            out["value"] = fn()
+        except BaseException as e:  # handed back to the caller
+            out["error"] = e
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
+
+
 def test_emfile_names_the_step_and_recovers(lo):
     """With no descriptor left every call raises OSError(EMFILE); then all works again."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    lowest_free = os.dup(0)
-    os.close(lowest_free)
     calls = [netifc.interfaces, netifc.interface_addrs, netifc.snapshot,
              lambda: netifc.interface_by_index(lo.index),
              lambda: netifc.interface_by_name(lo.name), lo.addrs, lo.multicast_addrs]
-    resource.setrlimit(resource.RLIMIT_NOFILE, (lowest_free, hard))
-    try:
-        for call in calls:
-            with pytest.raises(OSError) as e:
-                call()
-            assert e.value.errno == errno.EMFILE
-            assert ":" in e.value.strerror and ("netlink" in e.value.strerror
-                                                or "getifaddrs" in e.value.strerror)
-    finally:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     for call in calls:
+        lowest_free = os.dup(0)
+        os.close(lowest_free)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (lowest_free, hard))
+        try:
+            with pytest.raises(OSError) as e:
+                in_new_thread(call)
+        finally:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+        assert e.value.errno == errno.EMFILE
+        assert ":" in e.value.strerror and ("netlink" in e.value.strerror
+                                            or "getifaddrs" in e.value.strerror)
+        in_new_thread(call)
         call()
 
 

@@ -185,3 +185,34 @@ def test_interface_deleted_between_calls(lab, backend):
         with pytest.raises(netifc.NoSuchInterface):
             netifc.interface_by_name("gone0")
         assert all(a.index != gone.index for a in netifc.interface_addrs())
+
+
+def test_thread_follows_its_namespace(lab, host, backend):
+    """The same thread, in and out of a namespace: each call answers for where it is."""
+    outside = {i.name for i in netifc.interfaces()}
+    with lab.entered():
+        inside = {i.name for i in netifc.interfaces()}
+        assert inside == {l["name"] for l in ip_links(lab).values()}
+    assert {i.name for i in netifc.interfaces()} == outside == {
+        l["name"] for l in ip_links(host).values()}
+    assert "tun0" in inside and "tun0" not in outside
+
+
+def test_forked_child_answers_alone(backend):
+    """A child after fork() gets its own socket and the same answers."""
+    import os
+    before = netifc.interfaces()
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            ok = netifc.interfaces() == before and netifc.interface_addrs() is not None
+            os.write(w, b"1" if ok else b"0")
+        finally:
+            os._exit(0)
+    os.close(w)
+    got = os.read(r, 1)
+    os.close(r)
+    os.waitpid(pid, 0)
+    assert got == b"1"
+    assert netifc.interfaces() == before
