@@ -13,6 +13,9 @@
 #include <sys/socket.h>
 
 #include "netifc.h"
+#ifdef __linux__
+#include "floor.h"
+#endif
 
 #if PY_VERSION_HEX < 0x030A0000
 static inline PyObject *Py_NewRef(PyObject *o)
@@ -814,9 +817,67 @@ static PyObject *m_set_backend(PyObject *m, PyObject *args)
 		return NULL;
 	if (set_backend(PyModule_GetState(m), name) < 0)
 		return NULL;
+#ifdef __linux__
 	netifc_linux_set_fallbacks(fallbacks);
+#else
+	(void)fallbacks;
+#endif
 	Py_RETURN_NONE;
 }
+
+#ifdef __linux__
+/* Private: the benchmark harness's kernel floor (see floor.c). */
+static PyObject *m_floor(PyObject *m, PyObject *args)
+{
+	static const char *const ops[] = { "links", "link_index", "link_name", "addrs",
+					   "link_addrs", "link_groups", "snapshot" };
+	struct netifc_floor f = { 0 };
+	const char *op, *name = NULL;
+	PyObject *zones = NULL, *seq = NULL;
+	int32_t *idx = NULL;
+	double ns = 0;
+	long n;
+	int index = 0, r;
+	size_t i;
+
+	(void)m;
+	if (!PyArg_ParseTuple(args, "sl|izO:_floor", &op, &n, &index, &name, &zones))
+		return NULL;
+	for (i = 0; i < sizeof ops / sizeof *ops && strcmp(ops[i], op); i++)
+		;
+	if (i == sizeof ops / sizeof *ops || n <= 0)
+		return PyErr_Format(PyExc_ValueError, "bad floor request %s x %ld", op, n);
+	f.op = (enum floor_op)i;
+	f.index = index;
+	f.name = name;
+	if (zones) {
+		if (!(seq = PySequence_Fast(zones, "zones must be a sequence of ints")))
+			return NULL;
+		f.n_zones = (size_t)PySequence_Fast_GET_SIZE(seq);
+		if (!(idx = PyMem_Calloc(f.n_zones + 1, sizeof *idx))) {
+			Py_DECREF(seq);
+			return PyErr_NoMemory();
+		}
+		for (i = 0; i < f.n_zones; i++)
+			idx[i] = (int32_t)PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, (Py_ssize_t)i));
+		Py_DECREF(seq);
+		if (PyErr_Occurred()) {
+			PyMem_Free(idx);
+			return NULL;
+		}
+		f.zones = idx;
+	}
+	Py_BEGIN_ALLOW_THREADS
+	r = netifc_floor_run(&f, n, &ns);
+	Py_END_ALLOW_THREADS
+	PyMem_Free(idx);
+	if (r < 0) {
+		errno = -r;
+		return PyErr_SetFromErrno(PyExc_OSError);
+	}
+	return PyFloat_FromDouble(ns);
+}
+#endif
 
 static PyMethodDef module_methods[] = {
 	{"interfaces", m_interfaces, METH_NOARGS,
@@ -833,6 +894,9 @@ static PyMethodDef module_methods[] = {
 	{"_register", m_register, METH_VARARGS, NULL},
 	{"_backend", m_backend, METH_NOARGS, NULL},
 	{"_set_backend", m_set_backend, METH_VARARGS, NULL},
+#ifdef __linux__
+	{"_floor", m_floor, METH_VARARGS, NULL},
+#endif
 	{NULL, NULL, 0, NULL},
 };
 

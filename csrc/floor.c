@@ -1,0 +1,113 @@
+/*
+ * floor.c -- the kernel floor for the benchmark harness: the very requests
+ * each netifc benchmark makes, on a fresh socket each time, with no parsing
+ * past the message headers and no records built.
+ */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <linux/rtnetlink.h>
+
+#include "floor.h"
+#include "nlio.h"
+
+static int discard(uint16_t type, const uint8_t *p, size_t len, void *ctx)
+{
+	(void)type; (void)p; (void)len; (void)ctx;
+	return 0;
+}
+
+static int talk(struct nl_sock *s, uint16_t type, int dump, int family, int32_t index,
+		const char *name)
+{
+	struct {
+		struct nlmsghdr h;
+		union { struct ifinfomsg ifi; struct ifaddrmsg ifa; } u;
+		uint8_t attrs[RTA_SPACE(IFNAMSIZ)];
+	} q;
+
+	memset(&q, 0, sizeof q);
+	q.h.nlmsg_type = type;
+	q.h.nlmsg_flags = (uint16_t)(NLM_F_REQUEST | (dump ? NLM_F_DUMP : 0));
+	if (type == RTM_GETLINK) {
+		q.h.nlmsg_len = NLMSG_LENGTH(sizeof q.u.ifi);
+		q.u.ifi.ifi_index = index;
+	} else {
+		q.h.nlmsg_len = NLMSG_LENGTH(sizeof q.u.ifa);
+		q.u.ifa.ifa_family = (uint8_t)family;
+		q.u.ifa.ifa_index = (uint32_t)index;
+	}
+	if (name) {
+		struct rtattr rta = { .rta_len = (unsigned short)RTA_LENGTH(strlen(name) + 1),
+				      .rta_type = IFLA_IFNAME };
+
+		memcpy(q.attrs, &rta, sizeof rta);
+		memcpy(q.attrs + RTA_LENGTH(0), name, strlen(name) + 1);
+		q.h.nlmsg_len += RTA_SPACE(strlen(name) + 1);
+	}
+	return nl_talk(s, &q.h, discard, NULL);
+}
+
+static int once(const struct netifc_floor *f)
+{
+	struct nl_sock s;
+	size_t i;
+	int r;
+
+	if ((r = nl_open(&s, 1)) < 0)
+		return r;
+	switch (f->op) {
+	case FLOOR_LINKS:
+		r = talk(&s, RTM_GETLINK, 1, 0, 0, NULL);
+		break;
+	case FLOOR_LINK_INDEX:
+		r = talk(&s, RTM_GETLINK, 0, 0, f->index, NULL);
+		break;
+	case FLOOR_LINK_NAME:
+		r = talk(&s, RTM_GETLINK, 0, 0, 0, f->name);
+		break;
+	case FLOOR_ADDRS:
+		r = talk(&s, RTM_GETADDR, 1, AF_UNSPEC, 0, NULL);
+		for (i = 0; r >= 0 && i < f->n_zones; i++) {
+			struct ifreq ifr = { .ifr_ifindex = f->zones[i] };
+
+			r = ioctl(s.fd, SIOCGIFNAME, &ifr) < 0 ? -errno : 0;
+		}
+		break;
+	case FLOOR_LINK_ADDRS:
+		r = talk(&s, RTM_GETADDR, 1, AF_UNSPEC, f->index, NULL);
+		break;
+	case FLOOR_LINK_GROUPS:
+		r = talk(&s, RTM_GETMULTICAST, 1, AF_INET, f->index, NULL);
+		if (r >= 0)
+			r = talk(&s, RTM_GETMULTICAST, 1, AF_INET6, f->index, NULL);
+		break;
+	case FLOOR_SNAPSHOT:
+		r = talk(&s, RTM_GETLINK, 1, 0, 0, NULL);
+		if (r >= 0)
+			r = talk(&s, RTM_GETADDR, 1, AF_UNSPEC, 0, NULL);
+		break;
+	default:
+		r = -EINVAL;
+	}
+	nl_close(&s);
+	return r < 0 ? r : 0;
+}
+
+int netifc_floor_run(const struct netifc_floor *f, long n, double *ns_per_op)
+{
+	struct timespec a, b;
+	long i;
+	int r = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (i = 0; i < n && r == 0; i++)
+		r = once(f);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	*ns_per_op = ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) /
+		     (double)(n > 0 ? n : 1);
+	return r;
+}

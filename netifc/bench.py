@@ -1,0 +1,364 @@
+"""python -m netifc.bench: Go's interface benchmarks, for netifc, Go, the peers and the kernel.
+
+The six benchmarks mirror Go's ``net`` package (``interface_test.go``): the
+loopback interface is found once, before timing; "InterfacesAndAddrs" and
+"InterfacesAndMulticastAddrs" time loopback's ``Addrs()`` and
+``MulticastAddrs()`` only, as Go's do.  Output is Go's own line format::
+
+    BenchmarkInterfaces-2   20000   11234 ns/op
+
+Options add, in the same run: ``--floor`` (the kernel floor: the same
+requests on a fresh socket each time, nothing built), ``--go`` (Go's own
+benchmarks, when a Go toolchain is installed), ``--peers`` (psutil,
+netifaces, ifaddr, pyroute2, socket, where installed) and ``--interfaces N``
+(everything inside a temporary namespace with N veth pairs; root).
+"""
+import argparse
+import contextlib
+import ctypes
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+import uuid
+
+import netifc
+from netifc import _netifc
+
+GO_NAMES = (
+    "BenchmarkInterfaces",
+    "BenchmarkInterfaceByIndex",
+    "BenchmarkInterfaceByName",
+    "BenchmarkInterfaceAddrs",
+    "BenchmarkInterfacesAndAddrs",
+    "BenchmarkInterfacesAndMulticastAddrs",
+)
+SNAPSHOT = "Snapshot"       # netifc.snapshot() against psutil's net_if_addrs()+net_if_stats()
+
+
+def loopback():
+    """The loopback interface, found once before timing (as Go's benchmarks do)."""
+    for i in netifc.interfaces():
+        if i.flags & netifc.Flags.LOOPBACK:
+            return i
+    raise RuntimeError("no loopback interface to benchmark")
+
+
+def bodies(lo):
+    """{benchmark name: zero-argument callable} for netifc."""
+    return {
+        "BenchmarkInterfaces": netifc.interfaces,
+        "BenchmarkInterfaceByIndex": lambda: netifc.interface_by_index(lo.index),
+        "BenchmarkInterfaceByName": lambda: netifc.interface_by_name(lo.name),
+        "BenchmarkInterfaceAddrs": netifc.interface_addrs,
+        "BenchmarkInterfacesAndAddrs": lo.addrs,
+        "BenchmarkInterfacesAndMulticastAddrs": lo.multicast_addrs,
+        SNAPSHOT: netifc.snapshot,
+    }
+
+
+def floor_requests(lo):
+    """{benchmark name: arguments of _netifc._floor after the count}."""
+    zones = sorted({a.index for a in netifc.interface_addrs() if a.zone})
+    return {
+        "BenchmarkInterfaces": ("links",),
+        "BenchmarkInterfaceByIndex": ("link_index", lo.index),
+        "BenchmarkInterfaceByName": ("link_name", 0, lo.name),
+        "BenchmarkInterfaceAddrs": ("addrs", 0, None, zones),
+        "BenchmarkInterfacesAndAddrs": ("link_addrs", lo.index),
+        "BenchmarkInterfacesAndMulticastAddrs": ("link_groups", lo.index),
+        SNAPSHOT: ("snapshot",),
+    }
+
+
+def peer_bodies(lo):
+    """{benchmark name: {peer: callable}} for the peers that are installed."""
+    peers = {name: {} for name in GO_NAMES + (SNAPSHOT,)}
+    peers["BenchmarkInterfaces"]["socket.if_nameindex"] = socket.if_nameindex
+    peers["BenchmarkInterfaceByIndex"]["socket.if_indextoname"] = \
+        lambda: socket.if_indextoname(lo.index)
+    peers["BenchmarkInterfaceByName"]["socket.if_nametoindex"] = \
+        lambda: socket.if_nametoindex(lo.name)
+    try:
+        import psutil
+    except ImportError:
+        pass
+    else:
+        peers["BenchmarkInterfaces"]["psutil.net_if_stats"] = psutil.net_if_stats
+        peers["BenchmarkInterfaceAddrs"]["psutil.net_if_addrs"] = psutil.net_if_addrs
+        peers[SNAPSHOT]["psutil.net_if_addrs+net_if_stats"] = \
+            lambda: (psutil.net_if_addrs(), psutil.net_if_stats())
+    try:
+        import netifaces
+    except ImportError:
+        pass
+    else:
+        peers["BenchmarkInterfaces"]["netifaces.interfaces"] = netifaces.interfaces
+        peers["BenchmarkInterfaceAddrs"]["netifaces.ifaddresses(each)"] = \
+            lambda: [netifaces.ifaddresses(n) for n in netifaces.interfaces()]
+        peers["BenchmarkInterfacesAndAddrs"]["netifaces.ifaddresses"] = \
+            lambda: netifaces.ifaddresses(lo.name)
+        peers[SNAPSHOT]["netifaces.ifaddresses(each)"] = \
+            peers["BenchmarkInterfaceAddrs"]["netifaces.ifaddresses(each)"]
+    try:
+        import ifaddr
+    except ImportError:
+        pass
+    else:
+        peers["BenchmarkInterfaces"]["ifaddr.get_adapters"] = ifaddr.get_adapters
+        peers["BenchmarkInterfaceAddrs"]["ifaddr.get_adapters"] = ifaddr.get_adapters
+        peers[SNAPSHOT]["ifaddr.get_adapters"] = ifaddr.get_adapters
+    try:
+        from pyroute2 import IPRoute
+    except ImportError:
+        pass
+    else:
+        ipr = IPRoute()     # one socket, kept, as netifc keeps its own
+        peers["BenchmarkInterfaces"]["pyroute2.get_links"] = ipr.get_links
+        peers["BenchmarkInterfaceByIndex"]["pyroute2.link(get,index)"] = \
+            lambda: ipr.link("get", index=lo.index)
+        peers["BenchmarkInterfaceByName"]["pyroute2.link(get,ifname)"] = \
+            lambda: ipr.link("get", ifname=lo.name)
+        peers["BenchmarkInterfaceAddrs"]["pyroute2.get_addr"] = ipr.get_addr
+        peers["BenchmarkInterfacesAndAddrs"]["pyroute2.get_addr(index)"] = \
+            lambda: ipr.get_addr(index=lo.index)
+        peers[SNAPSHOT]["pyroute2.get_links+get_addr"] = \
+            lambda: (ipr.get_links(), ipr.get_addr())
+    return peers
+
+
+def measure(fn, benchtime):
+    """ns/op and the count, grown as Go's testing package grows b.N."""
+    n = 1
+    while True:
+        t0 = time.perf_counter_ns()
+        for _ in range(n):
+            fn()
+        elapsed = time.perf_counter_ns() - t0
+        if elapsed >= benchtime * 1e9 or n >= 1_000_000_000:
+            return elapsed / n, n
+        per = max(elapsed / n, 1)
+        n = int(min(max(benchtime * 1e9 / per * 1.2, n + 1), n * 100))
+
+
+def measure_floor(args, benchtime):
+    n = 1
+    while True:
+        t0 = time.perf_counter_ns()
+        per = _netifc._floor(args[0], n, *args[1:])
+        elapsed = time.perf_counter_ns() - t0
+        if elapsed >= benchtime * 1e9 or n >= 1_000_000_000:
+            return per, n
+        n = int(min(max(benchtime * 1e9 / max(elapsed / n, 1) * 1.2, n + 1), n * 100))
+
+
+def object_bytes():
+    """Bytes per Interface and per Addr, as tracemalloc counts them."""
+    out = {}
+    for kind, fn in (("Interface", netifc.interfaces), ("Addr", netifc.interface_addrs)):
+        fn()
+        tracemalloc.start()
+        try:
+            before = tracemalloc.get_traced_memory()[0]
+            objs = fn()
+            after = tracemalloc.get_traced_memory()[0]
+        finally:
+            tracemalloc.stop()
+        out[kind] = round((after - before) / max(len(objs), 1), 1)
+    return out
+
+
+# ---- Go's own benchmarks ---------------------------------------------------
+
+GO_LINE = re.compile(r"^(Benchmark\w+)-\d+\s+(\d+)\s+([\d.]+) ns/op")
+
+
+def run_go(benchtime, netns=None):
+    """{name: ns/op} from Go's net package, or None when no Go toolchain is here."""
+    go = shutil.which("go")
+    if not go:
+        return None
+    goroot = subprocess.run([go, "env", "GOROOT"], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    argv = [go, "test", "-run", "NONE", "-bench", "^BenchmarkInterface",
+            "-benchtime", benchtime, "."]
+    if netns:
+        argv = ["ip", "netns", "exec", netns] + argv
+    env = dict(os.environ, GOFLAGS="-mod=mod")
+    r = subprocess.run(argv, cwd=os.path.join(goroot, "src", "net"), capture_output=True,
+                       text=True, env=env)
+    out = {}
+    for line in r.stdout.splitlines():
+        m = GO_LINE.match(line)
+        if m:
+            out[m.group(1)] = float(m.group(3))
+    if not out:
+        raise RuntimeError(f"go test printed no benchmark: {r.stdout[-400:]}{r.stderr[-400:]}")
+    return out
+
+
+# ---- a namespace with N veth pairs -------------------------------------------
+
+CLONE_NEWNET = 0x40000000
+
+
+def _setns(fd):
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.setns(fd, CLONE_NEWNET) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"setns: {os.strerror(err)}")
+
+
+@contextlib.contextmanager
+def scale_namespace(pairs):
+    """A namespace holding `pairs` veth pairs, each first end with an IPv4 and
+    an IPv6 address; this thread inside it for the block; always removed."""
+    name = f"netifc-bench-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+    home_fd = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
+    old_term = signal.signal(signal.SIGTERM, _raise_exit)
+    try:
+        subprocess.run(["ip", "netns", "add", name], check=True)
+        _batch(name, ["link set lo up"] + [f"link add a{i} type veth peer name b{i}"
+                                           for i in range(pairs)])
+        lines = []
+        for i in range(pairs):
+            lines += [f"addr add 10.{i // 250}.{i % 250}.1/24 dev a{i}",
+                      f"addr add fd00:{i:x}::1/64 dev a{i}",
+                      f"link set a{i} up", f"link set b{i} up"]
+        _batch(name, lines)
+        target = os.open(f"/run/netns/{name}", os.O_RDONLY)
+        try:
+            _setns(target)
+        finally:
+            os.close(target)
+        try:
+            yield name
+        finally:
+            _setns(home_fd)
+    finally:
+        os.close(home_fd)
+        subprocess.run(["ip", "netns", "del", name], check=False)
+        signal.signal(signal.SIGTERM, old_term)
+
+
+def _raise_exit(signum, frame):
+    raise SystemExit(128 + signum)
+
+
+def _batch(ns, lines):
+    with tempfile.NamedTemporaryFile("w", suffix=".ip") as f:
+        f.write("\n".join(lines) + "\n")
+        f.flush()
+        subprocess.run(["ip", "-n", ns, "-batch", f.name], check=True)
+
+
+# ---- the run and its report -----------------------------------------------------
+
+def run(args, netns=None):
+    lo = loopback()
+    procs = os.cpu_count() or 1
+    result = {"procs": procs, "links": len(netifc.interfaces()),
+              "addrs": len(netifc.interface_addrs()), "netifc": {}, "floor": {},
+              "go": {}, "peers": {}, "bytes": object_bytes()}
+    names = GO_NAMES + (SNAPSHOT,)
+    for name, fn in bodies(lo).items():
+        result["netifc"][name], n = measure(fn, args.benchtime)
+        print(f"{name}-{procs}\t{n:10d}\t{result['netifc'][name]:12.0f} ns/op", flush=True)
+    if args.floor:
+        for name, req in floor_requests(lo).items():
+            result["floor"][name], _ = measure_floor(req, args.benchtime)
+    if args.peers:
+        for name, peers in peer_bodies(lo).items():
+            for peer, fn in peers.items():
+                result["peers"].setdefault(name, {})[peer], _ = measure(fn, args.benchtime)
+    if args.go:
+        go = run_go(args.gobenchtime, netns)
+        if go is None:
+            print("go: no Go toolchain on PATH; --go skipped", file=sys.stderr)
+        else:
+            result["go"] = go
+    report(result, names)
+    return result
+
+
+def report(result, names):
+    print()
+    print(f"{result['links']} links, {result['addrs']} addresses; "
+          f"bytes per Interface {result['bytes']['Interface']}, "
+          f"per Addr {result['bytes']['Addr']}")
+    head = f"{'benchmark':40s} {'netifc ns/op':>13s}"
+    if result["floor"]:
+        head += f" {'floor ns/op':>12s} {'/floor':>7s}"
+    if result["go"]:
+        head += f" {'Go ns/op':>12s} {'Go/netifc':>9s}"
+    print(head)
+    for name in names:
+        ours = result["netifc"][name]
+        line = f"{name:40s} {ours:13.0f}"
+        if result["floor"]:
+            fl = result["floor"].get(name)
+            line += f" {fl:12.0f} {ours / fl:7.2f}" if fl else f" {'':12s} {'':7s}"
+        if result["go"]:
+            g = result["go"].get(name)
+            line += f" {g:12.0f} {g / ours:8.1f}x" if g else ""
+        print(line)
+        for peer, ns in sorted(result["peers"].get(name, {}).items()):
+            print(f"  {peer:38s} {ns:13.0f}  ({ns / ours:.1f}x netifc's time)")
+
+
+def compare(old_path, new_path):
+    with open(old_path) as f:
+        old = json.load(f)["netifc"]
+    with open(new_path) as f:
+        new = json.load(f)["netifc"]
+    print(f"{'benchmark':40s} {'old ns/op':>12s} {'new ns/op':>12s} {'delta':>9s}")
+    for name in old:
+        if name in new:
+            delta = (new[name] - old[name]) / old[name] * 100
+            print(f"{name:40s} {old[name]:12.0f} {new[name]:12.0f} {delta:+8.2f}%")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m netifc.bench", description=__doc__.split("\n")[0])
+    p.add_argument("--benchtime", type=float, default=1.0, metavar="SECONDS",
+                   help="time each benchmark at least this long (default 1)")
+    p.add_argument("--floor", action="store_true", help="also time the kernel floor")
+    p.add_argument("--go", action="store_true", help="also run Go's own benchmarks")
+    p.add_argument("--gobenchtime", default="1s", help="Go's -benchtime (default 1s)")
+    p.add_argument("--peers", action="store_true", help="also time the Python peers")
+    p.add_argument("--interfaces", type=int, metavar="N",
+                   help="run in a temporary namespace with N veth pairs (root)")
+    p.add_argument("--json", metavar="FILE", help="save the run")
+    p.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"),
+                   help="compare two saved runs, as Go's benchcmp does")
+    args = p.parse_args(argv)
+    if args.compare:
+        compare(*args.compare)
+        return 0
+    if args.floor and not hasattr(_netifc, "_floor"):
+        p.error("--floor needs the Linux build")
+    if args.interfaces is not None:
+        if args.interfaces < 1:
+            p.error("--interfaces needs a positive count")
+        if os.geteuid() != 0:
+            p.error("--interfaces needs root (it builds a network namespace)")
+        with scale_namespace(args.interfaces) as ns:
+            result = run(args, ns)
+    else:
+        result = run(args)
+    result["interfaces_arg"] = args.interfaces
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
