@@ -26,15 +26,14 @@ static int talk(struct nl_sock *s, uint16_t type, int dump, int family, int32_t 
 	struct {
 		struct nlmsghdr h;
 		union { struct ifinfomsg ifi; struct ifaddrmsg ifa; } u;
-		uint8_t attrs[RTA_SPACE(IFNAMSIZ)];
+		uint8_t attrs[RTA_SPACE(4) + RTA_SPACE(IFNAMSIZ)];
 	} q;
 
 	memset(&q, 0, sizeof q);
 	q.h.nlmsg_type = type;
 	q.h.nlmsg_flags = (uint16_t)(NLM_F_REQUEST | (dump ? NLM_F_DUMP : 0));
 	if (type == RTM_GETLINK) {
-		q.h.nlmsg_len = NLMSG_LENGTH(sizeof q.u.ifi);
-		q.u.ifi.ifi_index = index;
+		netifc_link_request(&q.h, dump ? NLM_F_DUMP : 0, index);
 	} else {
 		q.h.nlmsg_len = NLMSG_LENGTH(sizeof q.u.ifa);
 		q.u.ifa.ifa_family = (uint8_t)family;
@@ -44,8 +43,8 @@ static int talk(struct nl_sock *s, uint16_t type, int dump, int family, int32_t 
 		struct rtattr rta = { .rta_len = (unsigned short)RTA_LENGTH(strlen(name) + 1),
 				      .rta_type = IFLA_IFNAME };
 
-		memcpy(q.attrs, &rta, sizeof rta);
-		memcpy(q.attrs + RTA_LENGTH(0), name, strlen(name) + 1);
+		memcpy((uint8_t *)&q + q.h.nlmsg_len, &rta, sizeof rta);
+		memcpy((uint8_t *)&q + q.h.nlmsg_len + RTA_LENGTH(0), name, strlen(name) + 1);
 		q.h.nlmsg_len += RTA_SPACE(strlen(name) + 1);
 	}
 	return nl_talk(s, &q.h, discard, NULL);

@@ -105,17 +105,14 @@ static int ask(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, struct col
 struct link_req {
 	struct nlmsghdr h;
 	struct ifinfomsg ifi;
-	uint8_t attrs[RTA_SPACE(NETIFC_NAMESIZ)];
+	uint8_t attrs[RTA_SPACE(4) + RTA_SPACE(NETIFC_NAMESIZ)];
 };
 
+/* The link counters are no part of a record: asking the kernel to skip them saves its time. */
 static void link_req_init(struct link_req *q, int flags, int32_t index)
 {
 	memset(q, 0, sizeof *q);
-	q->h.nlmsg_len = NLMSG_LENGTH(sizeof q->ifi);
-	q->h.nlmsg_type = RTM_GETLINK;
-	q->h.nlmsg_flags = (uint16_t)(NLM_F_REQUEST | flags);
-	q->ifi.ifi_family = AF_UNSPEC;
-	q->ifi.ifi_index = index;
+	netifc_link_request(&q->h, (uint16_t)flags, index);
 }
 
 static int dump_links(struct nl_sock *s, struct netifc_links *out)
@@ -141,8 +138,8 @@ static int get_link(struct nl_sock *s, int32_t index, const char *name, struct n
 
 		if (n == 0 || n >= NETIFC_NAMESIZ)
 			return -ENODEV;
-		memcpy(q.attrs, &rta, sizeof rta);
-		memcpy(q.attrs + RTA_LENGTH(0), name, n + 1);
+		memcpy((uint8_t *)&q + q.h.nlmsg_len, &rta, sizeof rta);
+		memcpy((uint8_t *)&q + q.h.nlmsg_len + RTA_LENGTH(0), name, n + 1);
 		q.h.nlmsg_len += RTA_SPACE(n + 1);
 	}
 	r = ask(s, &q.h, on_one_link, &c);
@@ -224,14 +221,12 @@ static int name_of(struct nl_sock *s, int32_t index, struct netifc_link *out)
 }
 
 /*
- * Zone names for every address.  With a link table (a snapshot) it is the
- * link dump of this same call, and a link that came after that dump is
- * asked for alone; without one, only the links with a zone to name are
- * asked for.  An address whose link has gone since is dropped, so every
- * address kept names a link that was there.
+ * Zone names from the link dump of this same call (a snapshot).  A link
+ * that came after that dump is asked for alone; an address whose link has
+ * gone since is dropped, so every address kept names a link of the table.
  */
-static int zones_fill(struct nl_sock *s, struct netifc_links *links, int whole,
-		      struct netifc_addrs *t)
+static int zones_from_links(struct nl_sock *s, struct netifc_links *links,
+			    struct netifc_addrs *t)
 {
 	const struct netifc_link *l;
 	struct netifc_link one;
@@ -241,14 +236,8 @@ static int zones_fill(struct nl_sock *s, struct netifc_links *links, int whole,
 	for (i = 0; i < t->n; i++) {
 		struct netifc_addr *a = &t->v[i];
 
-		if (!whole && !netifc_addr_needs_zone(a)) {
-			netifc_addr_finish(a, NULL);
-			t->v[kept++] = *a;
-			continue;
-		}
-		l = netifc_links_find(links, a->index, &hint);
-		if (!l) {
-			r = whole ? get_link(s, a->index, NULL, &one) : name_of(s, a->index, &one);
+		if (!(l = netifc_links_find(links, a->index, &hint))) {
+			r = get_link(s, a->index, NULL, &one);
 			if (r == -ENODEV)
 				continue;
 			if (r < 0)
@@ -264,10 +253,41 @@ static int zones_fill(struct nl_sock *s, struct netifc_links *links, int whole,
 	return 0;
 }
 
+/*
+ * Zone names without a link table: only the links that have a zone to
+ * name are asked for, once per run of their addresses (a dump lists a
+ * link's addresses together).  An address whose link has gone is dropped.
+ */
+static int zones_by_name(struct nl_sock *s, struct netifc_addrs *t)
+{
+	struct netifc_link last = { .index = 0 };
+	size_t i, kept = 0;
+	int r;
+
+	for (i = 0; i < t->n; i++) {
+		struct netifc_addr *a = &t->v[i];
+
+		if (netifc_addr_needs_zone(a) && a->index != last.index) {
+			r = name_of(s, a->index, &last);
+			if (r == -ENODEV) {
+				last.index = a->index;
+				last.name[0] = 0;       /* gone */
+			} else if (r < 0) {
+				return r;
+			}
+		}
+		if (netifc_addr_needs_zone(a) && !last.name[0])
+			continue;
+		netifc_addr_finish(a, last.name);
+		t->v[kept++] = *a;
+	}
+	t->n = kept;
+	return 0;
+}
+
 static int all_addrs(struct nl_sock *s, enum netifc_kind kind, struct netifc_links *links,
 		     struct netifc_addrs *out)
 {
-	struct netifc_links names = { 0 };
 	int r = 0;
 
 	if (links)
@@ -275,8 +295,7 @@ static int all_addrs(struct nl_sock *s, enum netifc_kind kind, struct netifc_lin
 	if (r == 0)
 		r = dump_kind(s, kind, 0, out);
 	if (r == 0)
-		r = zones_fill(s, links ? links : &names, links != NULL, out);
-	netifc_links_free(&names);
+		r = links ? zones_from_links(s, links, out) : zones_by_name(s, out);
 	return r;
 }
 

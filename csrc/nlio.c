@@ -11,7 +11,13 @@
 #include <unistd.h>
 #include <sys/socket.h>
 
+#include <linux/rtnetlink.h>
+
 #include "nlio.h"
+
+#ifndef RTEXT_FILTER_SKIP_STATS
+#define RTEXT_FILTER_SKIP_STATS (1 << 3)
+#endif
 
 #ifndef NETLINK_GET_STRICT_CHK
 #define NETLINK_GET_STRICT_CHK 12
@@ -139,4 +145,25 @@ int nl_talk(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx)
 	if (r < 0)
 		return r;
 	return cut ? NL_AGAIN_CUT : w.intr ? NL_AGAIN_INTR : 0;
+}
+
+/*
+ * An RTM_GETLINK request into h (room for the header, an ifinfomsg and an
+ * IFLA_EXT_MASK attribute): a dump when flags has NLM_F_DUMP, else the link
+ * `index`.  The link counters are no part of a record, so the kernel is
+ * asked to skip them (RTEXT_FILTER_SKIP_STATS; older kernels ignore it).
+ */
+void netifc_link_request(struct nlmsghdr *h, uint16_t flags, int32_t index)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = index };
+	struct rtattr rta = { .rta_len = RTA_LENGTH(4), .rta_type = IFLA_EXT_MASK };
+	uint32_t mask = RTEXT_FILTER_SKIP_STATS;
+	uint8_t *p = (uint8_t *)h;
+
+	h->nlmsg_type = RTM_GETLINK;
+	h->nlmsg_flags = (uint16_t)(NLM_F_REQUEST | flags);
+	memcpy(p + NLMSG_HDRLEN, &ifi, sizeof ifi);
+	memcpy(p + NLMSG_LENGTH(sizeof ifi), &rta, sizeof rta);
+	memcpy(p + NLMSG_LENGTH(sizeof ifi) + RTA_LENGTH(0), &mask, sizeof mask);
+	h->nlmsg_len = NLMSG_LENGTH(sizeof ifi) + RTA_SPACE(4);
 }

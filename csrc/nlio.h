@@ -38,6 +38,9 @@ int nl_talk(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx);
  * namespace), or, where that cannot be, a fresh one in *own.  nl_put()
  * after the call: a socket a call failed on is closed, never reused.
  */
+/* An RTM_GETLINK request (nlio.c), with room after it for one more attribute. */
+void netifc_link_request(struct nlmsghdr *h, uint16_t flags, int32_t index);
+
 int nl_get(struct nl_sock *own, int strict, struct nl_sock **out);
 void nl_put(struct nl_sock *s, struct nl_sock *own, int failed);
 
