@@ -19,6 +19,7 @@
 #include "nlio.h"
 
 static unsigned fallbacks;
+static unsigned long retried[2];        /* dumps asked again: interrupted, outgrown */
 static int mcast4_state;        /* -1: the kernel has no IPv4 RTM_GETMULTICAST */
 
 void netifc_linux_set_fallbacks(unsigned bits)
@@ -30,6 +31,12 @@ void netifc_linux_set_fallbacks(unsigned bits)
 unsigned netifc_linux_fallbacks(void)
 {
 	return fallbacks;
+}
+
+void netifc_linux_retries(unsigned long *interrupted, unsigned long *outgrown)
+{
+	*interrupted = __atomic_load_n(&retried[0], __ATOMIC_RELAXED);
+	*outgrown = __atomic_load_n(&retried[1], __ATOMIC_RELAXED);
 }
 
 struct collect {
@@ -98,6 +105,7 @@ static int ask(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, struct col
 		r = nl_talk(s, req, cb, c);
 		if (r != NL_AGAIN_INTR && r != NL_AGAIN_CUT)
 			return r;
+		__atomic_fetch_add(&retried[r == NL_AGAIN_CUT], 1, __ATOMIC_RELAXED);
 	}
 	return -EBUSY;
 }

@@ -879,6 +879,31 @@ static PyObject *m_floor(PyObject *m, PyObject *args)
 }
 #endif
 
+#ifdef __linux__
+#include "nlio.h"
+
+/* Private: the calling thread's kept socket, (port id, last seq), or None (tests). */
+static PyObject *m_socket_info(PyObject *m, PyObject *unused)
+{
+	uint32_t portid, seq;
+
+	(void)m; (void)unused;
+	if (nl_thread_socket(&portid, &seq) < 0)
+		Py_RETURN_NONE;
+	return Py_BuildValue("(kk)", (unsigned long)portid, (unsigned long)seq);
+}
+
+/* Private: requests asked again since start, by reason (tests, reports). */
+static PyObject *m_retries(PyObject *m, PyObject *unused)
+{
+	unsigned long intr, cut;
+
+	(void)m; (void)unused;
+	netifc_linux_retries(&intr, &cut);
+	return Py_BuildValue("{sksk}", "interrupted", intr, "outgrown", cut);
+}
+#endif
+
 static PyMethodDef module_methods[] = {
 	{"interfaces", m_interfaces, METH_NOARGS,
 	 "interfaces() -> tuple[Interface, ...]: every network interface (one link dump)."},
@@ -896,6 +921,8 @@ static PyMethodDef module_methods[] = {
 	{"_set_backend", m_set_backend, METH_VARARGS, NULL},
 #ifdef __linux__
 	{"_floor", m_floor, METH_VARARGS, NULL},
+	{"_socket_info", m_socket_info, METH_NOARGS, NULL},
+	{"_retries", m_retries, METH_NOARGS, NULL},
 #endif
 	{NULL, NULL, 0, NULL},
 };

@@ -81,6 +81,8 @@ const char *netifc_backend_names(void);
 #define NETIFC_NO_NL_MCAST 4u           /* all groups from /proc/net/igmp{,6} */
 void netifc_linux_set_fallbacks(unsigned bits);
 unsigned netifc_linux_fallbacks(void);
+/* How many requests the Linux backend asked again, and why (tests, reports). */
+void netifc_linux_retries(unsigned long *interrupted, unsigned long *outgrown);
 
 /* /proc/net/igmp (AF_INET) or /proc/net/igmp6 (AF_INET6), Linux (proc.c). */
 int netifc_proc_groups(int family, int32_t index, struct netifc_addrs *out);

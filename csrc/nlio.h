@@ -44,4 +44,7 @@ void netifc_link_request(struct nlmsghdr *h, uint16_t flags, int32_t index);
 int nl_get(struct nl_sock *own, int strict, struct nl_sock **out);
 void nl_put(struct nl_sock *s, struct nl_sock *own, int failed);
 
+/* The calling thread's kept socket: its port id and last sequence number (tests). */
+int nl_thread_socket(uint32_t *portid, uint32_t *seq);
+
 #endif

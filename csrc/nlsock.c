@@ -126,3 +126,14 @@ void nl_put(struct nl_sock *s, struct nl_sock *own, int failed)
 	else if (failed)
 		forget((struct cached *)s);
 }
+
+int nl_thread_socket(uint32_t *portid, uint32_t *seq)
+{
+	struct cached *c = have_key ? pthread_getspecific(key) : NULL;
+
+	if (!c || c->s.fd < 0)
+		return -1;
+	*portid = c->s.portid;
+	*seq = c->s.seq;
+	return 0;
+}

@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import subprocess
+import threading
 import uuid
 
 CLONE_NEWNET = 0x40000000
@@ -203,3 +204,21 @@ def build_lab():
     except BaseException:
         ns.delete()
         raise
+
+
+def in_new_thread(fn):
+    """fn() in a thread of its own (no socket kept yet); its result or exception."""
+    out = {}
+
+    def run():
+        try:
+            out["value"] = fn()
+        except BaseException as e:  # handed back to the caller
+            out["error"] = e
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+    if "error" in out:
+        raise out["error"]
+    return out["value"]

@@ -6,11 +6,11 @@ import os
 import pickle
 import resource
 import socket
-import threading
 
 import pytest
 
 import netifc
+from nslab import in_new_thread
 
 
 @pytest.fixture
@@ -66,24 +66,6 @@ def test_unknown_name_is_no_such_interface(name):
 def test_lone_surrogate_name_is_value_error():
     with pytest.raises(ValueError):
         netifc.interface_by_name("\ud800")
-
-
-def in_new_thread(fn):
-    """fn() in a thread of its own (no socket kept yet); its result or exception."""
-    out = {}
-
-    def run():
-        try:
-            out["value"] = fn()
-        except BaseException as e:  # handed back to the caller
-            out["error"] = e
-
-    t = threading.Thread(target=run)
-    t.start()
-    t.join()
-    if "error" in out:
-        raise out["error"]
-    return out["value"]
 
 
 def test_emfile_names_the_step_and_recovers(lo):

@@ -1,0 +1,60 @@
+/*
+ * libFuzzer target: nl_walk() and the link/address parsers on arbitrary
+ * bytes, the way linux.c drives them.  Byte 0 picks a dump or a single
+ * reply; the rest is the datagram.  The sequence number and port id are
+ * taken from its first header, so recorded replies are walked in full.
+ */
+#include <stdint.h>
+#include <string.h>
+#include <linux/netlink.h>
+
+#include "../nlparse.h"
+
+struct tables {
+	struct netifc_links links;
+	struct netifc_addrs addrs;
+};
+
+static int on_msg(uint16_t type, const uint8_t *p, size_t len, void *ctx)
+{
+	struct tables *t = ctx;
+	struct netifc_link *l = netifc_links_push(&t->links);
+	struct netifc_addr *a;
+	int r;
+
+	if (!l)
+		return -12;
+	if ((r = nl_parse_link(type, p, len, l)) <= 0)
+		t->links.n--;
+	if (r < 0)
+		return r;
+	if (!(a = netifc_addrs_push(&t->addrs)))
+		return -12;
+	if ((r = nl_parse_addr(type, p, len, a)) <= 0)
+		t->addrs.n--;
+	else
+		netifc_addr_finish(a, "zone0");
+	return r < 0 ? r : 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct tables t = { { 0 }, { 0 } };
+	struct nl_walk w = { .cb = on_msg, .ctx = &t };
+	struct nlmsghdr h;
+
+	if (size < 1)
+		return 0;
+	w.dump = data[0] & 1;
+	data++;
+	size--;
+	if (size >= sizeof h) {
+		memcpy(&h, data, sizeof h);
+		w.seq = h.nlmsg_seq;
+		w.portid = h.nlmsg_pid;
+	}
+	nl_walk(&w, data, size);
+	netifc_links_free(&t.links);
+	netifc_addrs_free(&t.addrs);
+	return 0;
+}

@@ -1,0 +1,67 @@
+"""Record real kernel replies and /proc files as the fuzzers' seed corpus.
+
+    python csrc/fuzz/record_corpus.py [OUTDIR [PREFIX]]   (default: csrc/fuzz/corpus, "host-")
+
+Each netlink seed is one byte (1: a dump, 0: a single reply) and the raw
+datagrams of one reply; each /proc seed is one byte (0 igmp, 1 igmp6) and
+the file.  Run it where the links are interesting (the tests' lab
+namespace, say: ip netns exec NS python ...).
+"""
+import os
+import socket
+import struct
+import sys
+
+NLM_F_REQUEST, NLM_F_DUMP = 0x1, 0x300
+RTM_GETLINK, RTM_GETADDR, RTM_GETMULTICAST = 18, 22, 58
+NLMSG_DONE, NLMSG_ERROR = 3, 2
+IFLA_IFNAME = 3
+
+
+def request(sock, seq, mtype, flags, body):
+    msg = struct.pack("=IHHII", 16 + len(body), mtype, flags, seq, 0) + body
+    sock.send(msg)
+    chunks = []
+    while True:
+        data = sock.recv(1 << 20)
+        chunks.append(data)
+        off, done = 0, False
+        while off + 16 <= len(data):
+            length, typ = struct.unpack_from("=IH", data, off)
+            if typ in (NLMSG_DONE, NLMSG_ERROR) or not flags & NLM_F_DUMP:
+                done = True
+            off += (length + 3) & ~3 if length else len(data)
+        if done:
+            return b"".join(chunks)
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "corpus")
+    prefix = sys.argv[2] if len(sys.argv) > 2 else "host-"
+    os.makedirs(os.path.join(out, "netlink"), exist_ok=True)
+    os.makedirs(os.path.join(out, "procnet"), exist_ok=True)
+    sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
+    sock.bind((0, 0))
+    ifinfo = struct.pack("=BxHiII", 0, 0, 0, 0, 0)
+    name = b"lo\0"
+    seeds = {
+        "link-dump": (1, RTM_GETLINK, NLM_F_DUMP, ifinfo),
+        "link-one": (0, RTM_GETLINK, 0, struct.pack("=BxHiII", 0, 0, 1, 0, 0)),
+        "link-by-name": (0, RTM_GETLINK, 0, ifinfo + struct.pack("=HH", 4 + len(name), IFLA_IFNAME)
+                         + name + b"\0" * (-len(name) % 4)),
+        "link-enodev": (0, RTM_GETLINK, 0, struct.pack("=BxHiII", 0, 0, 0x7ffffff0, 0, 0)),
+        "addr-dump": (1, RTM_GETADDR, NLM_F_DUMP, struct.pack("=BBBBI", 0, 0, 0, 0, 0)),
+        "mcast4-dump": (1, RTM_GETMULTICAST, NLM_F_DUMP, struct.pack("=BBBBI", 2, 0, 0, 0, 0)),
+        "mcast6-dump": (1, RTM_GETMULTICAST, NLM_F_DUMP, struct.pack("=BBBBI", 10, 0, 0, 0, 0)),
+    }
+    for seq, (label, (dump, mtype, flags, body)) in enumerate(seeds.items(), 1):
+        data = request(sock, seq, mtype, NLM_F_REQUEST | flags, body)
+        with open(os.path.join(out, "netlink", prefix + label), "wb") as f:
+            f.write(bytes([dump]) + data)
+    for i, path in enumerate(("/proc/net/igmp", "/proc/net/igmp6")):
+        with open(path, "rb") as f, open(os.path.join(out, "procnet", prefix + os.path.basename(path)), "wb") as g:
+            g.write(bytes([i]) + f.read())
+
+
+if __name__ == "__main__":
+    main()
