@@ -116,34 +116,44 @@ static int is_link(const struct ifaddrs *ifa)
 	return ifa->ifa_addr && ifa->ifa_addr->sa_family == LINK_FAMILY;
 }
 
-/* Every link, or the one with `index`, or the one named `name`. */
-static int walk_links(int32_t index, const char *name, struct netifc_links *out)
+/* The links of one getifaddrs() result: whole records, or their ids only. */
+static int links_of(const struct ifaddrs *all, int whole, struct netifc_links *out)
 {
-	struct ifaddrs *all = NULL, *ifa;
+	const struct ifaddrs *ifa;
 	struct netifc_link *l;
-	char base[NETIFC_NAMESIZ];
-	int sock = -1, r = 0;
+	int sock = whole ? socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0) : -1;
+	int r = 0;
 
-	if (getifaddrs(&all) < 0)
-		return -errno;
-	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	for (ifa = all; ifa; ifa = ifa->ifa_next) {
+	for (ifa = all; ifa && r == 0; ifa = ifa->ifa_next) {
 		if (!is_link(ifa))
 			continue;
-		base_name(ifa->ifa_name, base);
-		if (name && strcmp(base, name))
-			continue;
-		if (!(l = netifc_links_push(out))) {
+		if (!(l = netifc_links_push(out)))
 			r = -ENOMEM;
-			break;
-		}
-		link_from(ifa, sock, l);
-		if (index && l->index != index)
-			out->n--;
+		else if (whole)
+			link_from(ifa, sock, l);
+		else
+			link_id(ifa, l);
 	}
 	if (sock >= 0)
 		close(sock);
+	return r;
+}
+
+/* Every link, or the one with `index`, or the one named `name`. */
+static int walk_links(int32_t index, const char *name, struct netifc_links *out)
+{
+	struct ifaddrs *all = NULL;
+	size_t i, kept = 0;
+	int r;
+
+	if (getifaddrs(&all) < 0)
+		return -errno;
+	r = links_of(all, 1, out);
 	freeifaddrs(all);
+	for (i = 0; r == 0 && i < out->n; i++)
+		if ((!index || out->v[i].index == index) && (!name || !strcmp(out->v[i].name, name)))
+			out->v[kept++] = out->v[i];
+	out->n = kept;
 	return r;
 }
 
@@ -238,32 +248,28 @@ static void addr_from(const struct ifaddrs *ifa, int32_t index, const char *name
 	netifc_addr_finish(a, name);
 }
 
+/*
+ * Addresses and, for a snapshot, the links from one getifaddrs() result,
+ * so every address kept belongs to a link of the table.
+ */
 static int unicast(int32_t index, struct netifc_links *links, struct netifc_addrs *out)
 {
-	struct netifc_links names = { 0 };
+	struct netifc_links own = { 0 }, *t = links ? links : &own;
 	const struct netifc_link *l;
-	struct netifc_link *nl;
 	struct ifaddrs *all = NULL, *ifa;
 	char name[NETIFC_NAMESIZ];
 	struct netifc_addr *a;
 	size_t hint = 0;
-	int r = 0;
+	int r;
 
 	if (getifaddrs(&all) < 0)
 		return -errno;
-	for (ifa = all; ifa && r == 0; ifa = ifa->ifa_next) {
-		if (!is_link(ifa))
-			continue;
-		if (!(nl = netifc_links_push(&names)))
-			r = -ENOMEM;
-		else
-			link_id(ifa, nl);
-	}
+	r = links_of(all, links != NULL, t);
 	for (ifa = all; ifa && r == 0; ifa = ifa->ifa_next) {
 		if (!ifa->ifa_addr || !netifc_family_len(ifa->ifa_addr->sa_family))
 			continue;
 		base_name(ifa->ifa_name, name);
-		l = netifc_links_find_name(&names, name, &hint);
+		l = netifc_links_find_name(t, name, &hint);
 		if (!l || (index && l->index != index))
 			continue;
 		if (!(a = netifc_addrs_push(out)))
@@ -272,9 +278,7 @@ static int unicast(int32_t index, struct netifc_links *links, struct netifc_addr
 			addr_from(ifa, l->index, name, a);
 	}
 	freeifaddrs(all);
-	netifc_links_free(&names);
-	if (r == 0 && links)
-		r = gifa_links(links);
+	netifc_links_free(&own);
 	return r;
 }
 
@@ -290,19 +294,33 @@ static int groups(int32_t index, struct netifc_addrs *out)
 #endif
 }
 
+/* Groups come from /proc, links from getifaddrs(): keep the groups of a link of the table. */
+static void keep_known(const struct netifc_links *links, struct netifc_addrs *t)
+{
+	size_t i, kept = 0, hint = 0;
+
+	for (i = 0; i < t->n; i++)
+		if (netifc_links_find(links, t->v[i].index, &hint))
+			t->v[kept++] = t->v[i];
+	t->n = kept;
+}
+
 static int gifa_addrs(enum netifc_kind kind, int32_t index, const char *name,
 		      struct netifc_links *links, struct netifc_addrs *out)
 {
-	(void)name;
-	if (kind == NETIFC_UNICAST)
-		return unicast(index, index ? NULL : links, out);
-	if (!index && links) {
-		int r = gifa_links(links);
+	int r;
 
-		if (r < 0)
-			return r;
-	}
-	return groups(index, out);
+	(void)name;
+	if (index)
+		links = NULL;
+	if (kind == NETIFC_UNICAST)
+		return unicast(index, links, out);
+	if (links && (r = gifa_links(links)) < 0)
+		return r;
+	r = groups(index, out);
+	if (r == 0 && links)
+		keep_known(links, out);
+	return r;
 }
 
 const struct netifc_backend netifc_backend_getifaddrs = {

@@ -325,43 +325,63 @@ static int one_link_addrs(struct nl_sock *s, enum netifc_kind kind, int32_t inde
 	return r;
 }
 
+/*
+ * A kept socket whose queue overflowed (ENOBUFS: datagrams nobody read, or
+ * forged ones) cannot take the reply: the call is made once more on a new
+ * socket, the tables emptied first.
+ */
+static int overflowed(int r, const struct nl_sock *s, const struct nl_sock *own)
+{
+	return r == -ENOBUFS && s != own;
+}
+
 static int linux_addrs(enum netifc_kind kind, int32_t index, const char *name,
 		       struct netifc_links *links, struct netifc_addrs *out)
 {
 	struct nl_sock own, *s;
-	int r;
+	int r, tries = 0;
 
-	if ((r = nl_get(&own, !(fallbacks & NETIFC_NO_STRICT_CHK), &s)) < 0)
-		return r;
-	if (index)
-		r = one_link_addrs(s, kind, index, name, out);
-	else
-		r = all_addrs(s, kind, links, out);
-	nl_put(s, &own, r < 0);
+	do {
+		if (links)
+			links->n = 0;
+		out->n = 0;
+		if ((r = nl_get(&own, !(fallbacks & NETIFC_NO_STRICT_CHK), &s)) < 0)
+			return r;
+		if (index)
+			r = one_link_addrs(s, kind, index, name, out);
+		else
+			r = all_addrs(s, kind, links, out);
+		nl_put(s, &own, r < 0);
+	} while (overflowed(r, s, &own) && ++tries < 2);
 	return r == -ENODEV && index ? 0 : r;   /* a vanished link has no addresses */
 }
 
 static int linux_links(struct netifc_links *out)
 {
 	struct nl_sock own, *s;
-	int r;
+	int r, tries = 0;
 
-	if ((r = nl_get(&own, !(fallbacks & NETIFC_NO_STRICT_CHK), &s)) < 0)
-		return r;
-	r = dump_links(s, out);
-	nl_put(s, &own, r < 0);
+	do {
+		out->n = 0;
+		if ((r = nl_get(&own, !(fallbacks & NETIFC_NO_STRICT_CHK), &s)) < 0)
+			return r;
+		r = dump_links(s, out);
+		nl_put(s, &own, r < 0);
+	} while (overflowed(r, s, &own) && ++tries < 2);
 	return r;
 }
 
 static int linux_link(int32_t index, const char *name, struct netifc_link *out)
 {
 	struct nl_sock own, *s;
-	int r;
+	int r, tries = 0;
 
-	if ((r = nl_get(&own, !(fallbacks & NETIFC_NO_STRICT_CHK), &s)) < 0)
-		return r;
-	r = get_link(s, index, name, out);
-	nl_put(s, &own, r < 0 && r != -ENODEV);
+	do {
+		if ((r = nl_get(&own, !(fallbacks & NETIFC_NO_STRICT_CHK), &s)) < 0)
+			return r;
+		r = get_link(s, index, name, out);
+		nl_put(s, &own, r < 0 && r != -ENODEV);
+	} while (overflowed(r, s, &own) && ++tries < 2);
 	return r;
 }
 
