@@ -46,12 +46,21 @@ __all__ = [
 __version__ = "0.1.0"
 
 
-def _flag_text(value, members):
-    names = [name.lower() for name, bit in members if value & bit]
-    return "|".join(names) if names else "0"
+class _TextFlag(_enum.IntFlag):
+    """An IntFlag whose text is its set members' names, lower case, joined by
+    "|" in value order ("0" when none): Go's form for net.Flags."""
+
+    def __str__(self):
+        value = int(self)
+        names = [name.lower() for name, member in type(self).__members__.items()
+                 if member.name == name and value & int(member)]
+        return "|".join(names) if names else "0"
+
+    def __format__(self, spec):
+        return format(str(self), spec)
 
 
-class Flags(_enum.IntFlag):
+class Flags(_TextFlag):
     """Interface flags, with Go's bit values and Go's text form."""
 
     UP = 1
@@ -61,17 +70,8 @@ class Flags(_enum.IntFlag):
     MULTICAST = 16
     RUNNING = 32
 
-    def __str__(self):
-        return _flag_text(int(self), _FLAG_ORDER)
 
-    def __format__(self, spec):
-        return format(str(self), spec)
-
-
-_FLAG_ORDER = tuple((m.name, int(m)) for m in Flags)
-
-
-class AddrFlags(_enum.IntFlag):
+class AddrFlags(_TextFlag):
     """Address flags: the kernel's IFA_F_* bit values."""
 
     SECONDARY = 0x01
@@ -88,16 +88,6 @@ class AddrFlags(_enum.IntFlag):
     MCAUTOJOIN = 0x400
     STABLE_PRIVACY = 0x800
 
-    def __str__(self):
-        return _flag_text(int(self), _ADDR_FLAG_ORDER)
-
-    def __format__(self, spec):
-        return format(str(self), spec)
-
-
-_ADDR_FLAG_ORDER = tuple(
-    (name, int(m)) for name, m in AddrFlags.__members__.items() if name != "TEMPORARY"
-)
 
 _netifc._register(Flags, AddrFlags)
 

@@ -4,7 +4,7 @@ import shutil
 import pytest
 
 from netifc import _netifc
-from nslab import Host, build_lab, why_no_namespaces
+from nslab import REPORTS, Host, build_lab, why_no_namespaces
 
 # Every test runs against each backend and each Linux fallback path.
 BACKENDS = {
@@ -56,3 +56,8 @@ def host():
 def where(request):
     """The host's own links, then the lab namespace's."""
     return request.getfixturevalue(request.param)
+
+
+def pytest_terminal_summary(terminalreporter):
+    for line in REPORTS:
+        terminalreporter.write_line(line)

@@ -15,6 +15,7 @@ _libc = ctypes.CDLL(None, use_errno=True)
 LINK_TYPES = {"ether": 1, "loopback": 772, "none": 65534}
 SCOPES = {"global": 0, "site": 200, "link": 253, "host": 254, "nowhere": 255}
 FOREVER = 4294967295
+REPORTS = []    # lines the tests want shown at the end of the run (conftest.py)
 
 
 def why_no_namespaces():

@@ -197,22 +197,3 @@ def test_thread_follows_its_namespace(lab, host, backend):
         l["name"] for l in ip_links(host).values()}
     assert "tun0" in inside and "tun0" not in outside
 
-
-def test_forked_child_answers_alone(backend):
-    """A child after fork() gets its own socket and the same answers."""
-    import os
-    before = netifc.interfaces()
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            ok = netifc.interfaces() == before and netifc.interface_addrs() is not None
-            os.write(w, b"1" if ok else b"0")
-        finally:
-            os._exit(0)
-    os.close(w)
-    got = os.read(r, 1)
-    os.close(r)
-    os.waitpid(pid, 0)
-    assert got == b"1"
-    assert netifc.interfaces() == before

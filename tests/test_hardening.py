@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import netifc
 from netifc import _netifc
-from nslab import Netns, in_new_thread, ip_links
+from nslab import REPORTS, Netns, in_new_thread, ip_links
 
 
 def loopback():
@@ -81,8 +81,11 @@ def test_no_leak_of_memory_refs_or_descriptors(backend):
     grown = rss_bytes() - rss
     assert open_fds() == fds
     assert len(gc.get_objects()) - objs < 100
-    # A leak of even 2 bytes a call would pass 4 MiB over 200,000 rounds.
-    assert grown < 4 << 20, f"RSS grew {grown} bytes over {rounds} rounds"
+    # A leak of even 2 bytes a call would pass 4 MiB over 200,000 rounds.  Under
+    # ASan freed memory sits in quarantine, so RSS says nothing there (LSan and
+    # csrc/check/run.sh watch the C core's allocations instead).
+    if not os.environ.get("NETIFC_ASAN"):
+        assert grown < 4 << 20, f"RSS grew {grown} bytes over {rounds} rounds"
     tracemalloc.start()
     try:
         call_all(calls, 200)
@@ -120,7 +123,8 @@ def test_no_leak_when_calls_fail(backend):
 
     fd_growth, rss_growth = in_new_thread(failing_rounds)
     assert fd_growth == 0
-    assert rss_growth < 2 << 20
+    if not os.environ.get("NETIFC_ASAN"):
+        assert rss_growth < 2 << 20
     call_all(every_call(lo), 1)
 
 
@@ -252,9 +256,10 @@ def test_churn(backend):
     assert counts["calls"] > 0 and counts["churn"] > 0
     if before is not None:
         after = _netifc._retries()
-        print(f"\nchurn [{backend}] {seconds:.0f}s: {counts['churn']} churn batches, "
-              f"{counts['calls']} rounds of every call, {counts['snapshots']} snapshots, "
-              f"dumps interrupted and redone: {after['interrupted'] - before['interrupted']}")
+        REPORTS.append(f"churn [{backend}] {seconds:.0f}s: {counts['churn']} churn batches, "
+                       f"{counts['calls']} rounds of every call, {counts['snapshots']} snapshots; "
+                       f"dumps interrupted and redone: "
+                       f"{after['interrupted'] - before['interrupted']}")
 
 
 # ---- spoofing ----------------------------------------------------------------------
