@@ -18,7 +18,7 @@
 
 struct cached {
 	struct nl_sock s;       /* first: nl_put() finds the record from it */
-	int nsdir;              /* this thread's /proc/.../ns directory */
+	int nslink;              /* this thread's /proc/.../ns/net link (O_PATH) */
 	char ns[48];            /* "net:[inode]" the socket was made in */
 };
 
@@ -38,8 +38,8 @@ static void destroy(void *p)
 	struct cached *c = p;
 
 	forget(c);
-	if (c->nsdir >= 0)
-		close(c->nsdir);
+	if (c->nslink >= 0)
+		close(c->nslink);
 	free(c);
 }
 
@@ -50,9 +50,9 @@ static void in_child(void)
 	if (!c)
 		return;
 	forget(c);              /* the parent's socket: never read it here */
-	if (c->nsdir >= 0)
-		close(c->nsdir);        /* the parent's thread */
-	c->nsdir = -1;
+	if (c->nslink >= 0)
+		close(c->nslink);        /* the parent's thread */
+	c->nslink = -1;
 }
 
 static void init(void)
@@ -65,11 +65,12 @@ static int netns_of_thread(struct cached *c, char *id, size_t size)
 {
 	ssize_t n;
 
-	if (c->nsdir < 0)
-		c->nsdir = open("/proc/thread-self/ns", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (c->nsdir < 0)
+	/* The link itself, kept open: procfs reads its target anew each time. */
+	if (c->nslink < 0)
+		c->nslink = open("/proc/thread-self/ns/net", O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (c->nslink < 0)
 		return -1;
-	n = readlinkat(c->nsdir, "net", id, size - 1);
+	n = readlinkat(c->nslink, "", id, size - 1);
 	if (n <= 0)
 		return -1;
 	id[n] = 0;
@@ -88,7 +89,7 @@ static struct cached *thread_record(void)
 	if (!(c = calloc(1, sizeof *c)))
 		return NULL;
 	c->s.fd = -1;
-	c->nsdir = -1;
+	c->nslink = -1;
 	if (pthread_setspecific(key, c) != 0) {
 		free(c);
 		return NULL;
