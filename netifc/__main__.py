@@ -43,6 +43,24 @@ def _gather(args):
     return snap.interfaces, snap.addrs
 
 
+def _write(text):
+    """Interface names are bytes: one that is not valid in the locale's encoding
+    goes out as the bytes it is (surrogateescape), never as an error."""
+    stream = sys.stdout
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    if hasattr(stream, "buffer"):
+        stream.flush()
+        try:
+            data = text.encode(encoding, "surrogateescape")
+        except UnicodeEncodeError:      # a name the locale's encoding cannot spell
+            data = text.encode(encoding, "backslashreplace")
+        stream.buffer.write(data)
+        stream.buffer.flush()
+    else:
+        stream.write(text)
+        stream.flush()
+
+
 def main(argv=None):
     args = _parser().parse_args(argv)
     try:
@@ -62,8 +80,7 @@ def main(argv=None):
         out = render(interfaces, addrs, multicast=args.multicast,
                      color=_use_color(args.color, sys.stdout))
     try:
-        sys.stdout.write(out)
-        sys.stdout.flush()
+        _write(out)
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0

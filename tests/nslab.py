@@ -162,6 +162,7 @@ class Host(Netns):
 
 LONG_NAME = "abcdefghijklmno"     # 15 bytes, the most a name may have
 ODD_NAME = "v\u00e90"             # not ASCII: UTF-8 bytes to the kernel
+BYTES_NAME = "v\udcff1"           # not UTF-8: the byte 0xff, as surrogateescape reads it
 
 
 def build_lab():
@@ -175,6 +176,7 @@ def build_lab():
             "link add vt0 type veth peer name vt1",
             "link add vd0 type veth peer name vd1",
             f"link add {LONG_NAME} type veth peer name {ODD_NAME}",
+            f"link add {BYTES_NAME} type veth peer name vb1",
             "link add br0 type bridge",
             "tuntap add dev tun0 mode tun",
         ])

@@ -158,9 +158,9 @@ def test_lab_details(lab, backend):
 
 
 def test_names_round_trip(lab, backend):
-    from nslab import LONG_NAME, ODD_NAME
+    from nslab import BYTES_NAME, LONG_NAME, ODD_NAME
     with lab.entered():
-        for name in (LONG_NAME, ODD_NAME):
+        for name in (LONG_NAME, ODD_NAME, BYTES_NAME):
             i = netifc.interface_by_name(name)
             assert i.name == name
             assert netifc.interface_by_index(i.index).name == name

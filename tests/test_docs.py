@@ -12,7 +12,7 @@ def readme_commands():
 
 def test_ci_runs_readme_test_command():
     cmds = readme_commands()
-    assert "pip install . && python -m netifc" in cmds
+    assert "pip install -e . && python -m netifc" in cmds
     test_cmd = "pip install '.[test]' && pytest"
     assert test_cmd in cmds
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
