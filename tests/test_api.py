@@ -211,3 +211,19 @@ def test_loopback_invariants(lo):
     if lo.flags & netifc.Flags.UP and v6:
         assert any(str(a) == "::1/128" for a in v6)
         assert any(g.family == socket.AF_INET6 for g in lo.multicast_addrs())
+
+
+def test_snapshot_lookups(lo):
+    snap = netifc.snapshot()
+    assert snap.by_index(lo.index) == lo == snap.by_name(lo.name)
+    assert snap.addrs_of(lo) == snap.addrs_of(lo.index) == lo.addrs()
+    assert len(snap) == len(snap.interfaces) and list(snap) == list(snap.interfaces)
+    assert f"{len(snap)} interfaces" in repr(snap)
+    for bad, exc in (("1", TypeError), (True, TypeError), (2**31 - 1, netifc.NoSuchInterface)):
+        with pytest.raises(exc):
+            snap.by_index(bad)
+        with pytest.raises(exc):
+            snap.addrs_of(bad)
+    for bad, exc in ((b"lo", TypeError), (None, TypeError), ("nfc-none0", netifc.NoSuchInterface)):
+        with pytest.raises(exc):
+            snap.by_name(bad)
