@@ -28,11 +28,6 @@ void netifc_linux_set_fallbacks(unsigned bits)
 	mcast4_state = 0;
 }
 
-unsigned netifc_linux_fallbacks(void)
-{
-	return fallbacks;
-}
-
 void netifc_linux_retries(unsigned long *interrupted, unsigned long *outgrown)
 {
 	*interrupted = __atomic_load_n(&retried[0], __ATOMIC_RELAXED);

@@ -80,7 +80,6 @@ const char *netifc_backend_names(void);
 #define NETIFC_NO_NL_MCAST4 2u          /* IPv4 groups from /proc/net/igmp */
 #define NETIFC_NO_NL_MCAST 4u           /* all groups from /proc/net/igmp{,6} */
 void netifc_linux_set_fallbacks(unsigned bits);
-unsigned netifc_linux_fallbacks(void);
 /* How many requests the Linux backend asked again, and why (tests, reports). */
 void netifc_linux_retries(unsigned long *interrupted, unsigned long *outgrown);
 
