@@ -20,33 +20,27 @@ static int discard(uint16_t type, const uint8_t *p, size_t len, void *ctx)
 	return 0;
 }
 
-static int talk(struct nl_sock *s, uint16_t type, int dump, int family, int32_t index,
-		const char *name)
+static int ask_link(struct nl_sock *s, int dump, int32_t index, const char *name)
+{
+	struct nl_link_req q;
+	int r = netifc_link_request(&q, dump ? NLM_F_DUMP : 0, index, name);
+
+	return r < 0 ? r : nl_talk(s, &q.h, discard, NULL);
+}
+
+static int ask_addrs(struct nl_sock *s, uint16_t type, int family, int32_t index)
 {
 	struct {
 		struct nlmsghdr h;
-		union { struct ifinfomsg ifi; struct ifaddrmsg ifa; } u;
-		uint8_t attrs[RTA_SPACE(4) + RTA_SPACE(IFNAMSIZ)];
+		struct ifaddrmsg ifa;
 	} q;
 
 	memset(&q, 0, sizeof q);
+	q.h.nlmsg_len = NLMSG_LENGTH(sizeof q.ifa);
 	q.h.nlmsg_type = type;
-	q.h.nlmsg_flags = (uint16_t)(NLM_F_REQUEST | (dump ? NLM_F_DUMP : 0));
-	if (type == RTM_GETLINK) {
-		netifc_link_request(&q.h, dump ? NLM_F_DUMP : 0, index);
-	} else {
-		q.h.nlmsg_len = NLMSG_LENGTH(sizeof q.u.ifa);
-		q.u.ifa.ifa_family = (uint8_t)family;
-		q.u.ifa.ifa_index = (uint32_t)index;
-	}
-	if (name) {
-		struct rtattr rta = { .rta_len = (unsigned short)RTA_LENGTH(strlen(name) + 1),
-				      .rta_type = IFLA_IFNAME };
-
-		memcpy((uint8_t *)&q + q.h.nlmsg_len, &rta, sizeof rta);
-		memcpy((uint8_t *)&q + q.h.nlmsg_len + RTA_LENGTH(0), name, strlen(name) + 1);
-		q.h.nlmsg_len += RTA_SPACE(strlen(name) + 1);
-	}
+	q.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	q.ifa.ifa_family = (uint8_t)family;
+	q.ifa.ifa_index = (uint32_t)index;
 	return nl_talk(s, &q.h, discard, NULL);
 }
 
@@ -60,16 +54,16 @@ static int once(const struct netifc_floor *f)
 		return r;
 	switch (f->op) {
 	case FLOOR_LINKS:
-		r = talk(&s, RTM_GETLINK, 1, 0, 0, NULL);
+		r = ask_link(&s, 1, 0, NULL);
 		break;
 	case FLOOR_LINK_INDEX:
-		r = talk(&s, RTM_GETLINK, 0, 0, f->index, NULL);
+		r = ask_link(&s, 0, f->index, NULL);
 		break;
 	case FLOOR_LINK_NAME:
-		r = talk(&s, RTM_GETLINK, 0, 0, 0, f->name);
+		r = ask_link(&s, 0, 0, f->name);
 		break;
 	case FLOOR_ADDRS:
-		r = talk(&s, RTM_GETADDR, 1, AF_UNSPEC, 0, NULL);
+		r = ask_addrs(&s, RTM_GETADDR, AF_UNSPEC, 0);
 		for (i = 0; r >= 0 && i < f->n_zones; i++) {
 			struct ifreq ifr = { .ifr_ifindex = f->zones[i] };
 
@@ -77,17 +71,17 @@ static int once(const struct netifc_floor *f)
 		}
 		break;
 	case FLOOR_LINK_ADDRS:
-		r = talk(&s, RTM_GETADDR, 1, AF_UNSPEC, f->index, NULL);
+		r = ask_addrs(&s, RTM_GETADDR, AF_UNSPEC, f->index);
 		break;
 	case FLOOR_LINK_GROUPS:
-		r = talk(&s, RTM_GETMULTICAST, 1, AF_INET, f->index, NULL);
+		r = ask_addrs(&s, RTM_GETMULTICAST, AF_INET, f->index);
 		if (r >= 0)
-			r = talk(&s, RTM_GETMULTICAST, 1, AF_INET6, f->index, NULL);
+			r = ask_addrs(&s, RTM_GETMULTICAST, AF_INET6, f->index);
 		break;
 	case FLOOR_SNAPSHOT:
-		r = talk(&s, RTM_GETLINK, 1, 0, 0, NULL);
+		r = ask_link(&s, 1, 0, NULL);
 		if (r >= 0)
-			r = talk(&s, RTM_GETADDR, 1, AF_UNSPEC, 0, NULL);
+			r = ask_addrs(&s, RTM_GETADDR, AF_UNSPEC, 0);
 		break;
 	default:
 		r = -EINVAL;

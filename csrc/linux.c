@@ -105,25 +105,12 @@ static int ask(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, struct col
 	return -EBUSY;
 }
 
-struct link_req {
-	struct nlmsghdr h;
-	struct ifinfomsg ifi;
-	uint8_t attrs[RTA_SPACE(4) + RTA_SPACE(NETIFC_NAMESIZ)];
-};
-
-/* The link counters are no part of a record: asking the kernel to skip them saves its time. */
-static void link_req_init(struct link_req *q, int flags, int32_t index)
-{
-	memset(q, 0, sizeof *q);
-	netifc_link_request(&q->h, (uint16_t)flags, index);
-}
-
 static int dump_links(struct nl_sock *s, struct netifc_links *out)
 {
 	struct collect c = { .links = out, .start = out->n };
-	struct link_req q;
+	struct nl_link_req q;
 
-	link_req_init(&q, NLM_F_DUMP, 0);
+	netifc_link_request(&q, NLM_F_DUMP, 0, NULL);
 	return ask(s, &q.h, on_link, &c);
 }
 
@@ -131,20 +118,11 @@ static int dump_links(struct nl_sock *s, struct netifc_links *out)
 static int get_link(struct nl_sock *s, int32_t index, const char *name, struct netifc_link *out)
 {
 	struct collect c = { .one = out };
-	struct link_req q;
-	size_t n = name ? strlen(name) : 0;
+	struct nl_link_req q;
 	int r;
 
-	link_req_init(&q, 0, index);
-	if (name) {
-		struct rtattr rta = { .rta_len = (unsigned short)RTA_LENGTH(n + 1), .rta_type = IFLA_IFNAME };
-
-		if (n == 0 || n >= NETIFC_NAMESIZ)
-			return -ENODEV;
-		memcpy((uint8_t *)&q + q.h.nlmsg_len, &rta, sizeof rta);
-		memcpy((uint8_t *)&q + q.h.nlmsg_len + RTA_LENGTH(0), name, n + 1);
-		q.h.nlmsg_len += RTA_SPACE(n + 1);
-	}
+	if ((r = netifc_link_request(&q, 0, index, name)) < 0)
+		return r;
 	r = ask(s, &q.h, on_one_link, &c);
 	return r < 0 ? r : c.found ? 0 : -ENODEV;
 }

@@ -148,22 +148,33 @@ int nl_talk(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx)
 }
 
 /*
- * An RTM_GETLINK request into h (room for the header, an ifinfomsg and an
- * IFLA_EXT_MASK attribute): a dump when flags has NLM_F_DUMP, else the link
- * `index`.  The link counters are no part of a record, so the kernel is
- * asked to skip them (RTEXT_FILTER_SKIP_STATS; older kernels ignore it).
+ * The link counters are no part of a record, so the kernel is asked to skip
+ * them (RTEXT_FILTER_SKIP_STATS; older kernels ignore it).
  */
-void netifc_link_request(struct nlmsghdr *h, uint16_t flags, int32_t index)
+int netifc_link_request(struct nl_link_req *q, uint16_t flags, int32_t index, const char *name)
 {
-	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = index };
-	struct rtattr rta = { .rta_len = RTA_LENGTH(4), .rta_type = IFLA_EXT_MASK };
-	uint32_t mask = RTEXT_FILTER_SKIP_STATS;
-	uint8_t *p = (uint8_t *)h;
+	struct rtattr mask = { .rta_len = RTA_LENGTH(4), .rta_type = IFLA_EXT_MASK };
+	struct rtattr ifname = { .rta_type = IFLA_IFNAME };
+	uint32_t skip = RTEXT_FILTER_SKIP_STATS;
+	size_t n = name ? strlen(name) : 0;
+	uint8_t *p = q->attrs;
 
-	h->nlmsg_type = RTM_GETLINK;
-	h->nlmsg_flags = (uint16_t)(NLM_F_REQUEST | flags);
-	memcpy(p + NLMSG_HDRLEN, &ifi, sizeof ifi);
-	memcpy(p + NLMSG_LENGTH(sizeof ifi), &rta, sizeof rta);
-	memcpy(p + NLMSG_LENGTH(sizeof ifi) + RTA_LENGTH(0), &mask, sizeof mask);
-	h->nlmsg_len = NLMSG_LENGTH(sizeof ifi) + RTA_SPACE(4);
+	if (name && (n == 0 || n >= NETIFC_NAMESIZ))
+		return -ENODEV;
+	memset(q, 0, sizeof *q);
+	q->h.nlmsg_type = RTM_GETLINK;
+	q->h.nlmsg_flags = (uint16_t)(NLM_F_REQUEST | flags);
+	q->ifi.ifi_family = AF_UNSPEC;
+	q->ifi.ifi_index = index;
+	memcpy(p, &mask, sizeof mask);
+	memcpy(p + RTA_LENGTH(0), &skip, sizeof skip);
+	p += RTA_SPACE(4);
+	if (name) {
+		ifname.rta_len = (unsigned short)RTA_LENGTH(n + 1);
+		memcpy(p, &ifname, sizeof ifname);
+		memcpy(p + RTA_LENGTH(0), name, n + 1);
+		p += RTA_SPACE(n + 1);
+	}
+	q->h.nlmsg_len = (uint32_t)(p - (uint8_t *)q);
+	return 0;
 }

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 
 #include "nlparse.h"
 
@@ -38,8 +39,15 @@ int nl_talk(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx);
  * namespace), or, where that cannot be, a fresh one in *own.  nl_put()
  * after the call: a socket a call failed on is closed, never reused.
  */
-/* An RTM_GETLINK request (nlio.c), with room after it for one more attribute. */
-void netifc_link_request(struct nlmsghdr *h, uint16_t flags, int32_t index);
+/* An RTM_GETLINK request: a dump, one link by index, or (name) one by name. */
+struct nl_link_req {
+	struct nlmsghdr h;
+	struct ifinfomsg ifi;
+	uint8_t attrs[RTA_SPACE(4) + RTA_SPACE(NETIFC_NAMESIZ)];
+};
+
+/* Fills q; -ENODEV for a name no link can have (empty, or 16 bytes or more). */
+int netifc_link_request(struct nl_link_req *q, uint16_t flags, int32_t index, const char *name);
 
 int nl_get(struct nl_sock *own, int strict, struct nl_sock **out);
 void nl_put(struct nl_sock *s, struct nl_sock *own, int failed);
