@@ -71,6 +71,7 @@ int netifc_hwaddr_set(struct netifc_link *l, const void *hw, size_t len)
 	size_t i;
 
 	l->hwaddr_len = 0;
+	memset(l->hwaddr, 0, sizeof l->hwaddr);    /* no stale bytes from an earlier one */
 	if (len > NETIFC_HWADDR_MAX)
 		return -1;
 	switch (l->type) {
@@ -89,6 +90,18 @@ int netifc_hwaddr_set(struct netifc_link *l, const void *hw, size_t len)
 		return 0;
 	memcpy(l->hwaddr, p, len);
 	l->hwaddr_len = (uint8_t)len;
+	return 0;
+}
+
+/* The link-layer broadcast address, as the kernel gives it (zeros too). */
+int netifc_brd_set(struct netifc_link *l, const void *hw, size_t len)
+{
+	l->brd_len = 0;
+	memset(l->brd, 0, sizeof l->brd);
+	if (len > NETIFC_HWADDR_MAX)
+		return -1;
+	memcpy(l->brd, hw, len);
+	l->brd_len = (uint8_t)len;
 	return 0;
 }
 

@@ -27,11 +27,7 @@ const struct netifc_backend *netifc_backend_find(const char *name)
 	return NULL;
 }
 
-const char *netifc_backend_names(void)
+const char *netifc_backend_name(size_t i)
 {
-#ifdef __linux__
-	return "netlink, getifaddrs";
-#else
-	return "getifaddrs";
-#endif
+	return i < sizeof backends / sizeof *backends ? backends[i]->name : NULL;
 }

@@ -26,7 +26,9 @@
 #endif
 
 #include "netifc.h"
-#include "nlparse.h"
+#ifdef __linux__
+#include "procnet.h"
+#endif
 
 /* The link part of an IPv4 label "eth0:1" is its name (':' is not allowed in one). */
 static void base_name(const char *label, char *out)
@@ -83,6 +85,9 @@ static void link_id(const struct ifaddrs *ifa, struct netifc_link *l)
 		l->type = sll->sll_hatype;
 		/* glibc's record holds more than sll_addr's 8 bytes. */
 		netifc_hwaddr_set(l, sll->sll_addr, sll->sll_halen > 24 ? 24 : sll->sll_halen);
+		sll = (const struct sockaddr_ll *)ifa->ifa_broadaddr;
+		if (sll && sll->sll_family == AF_PACKET)
+			netifc_brd_set(l, sll->sll_addr, sll->sll_halen > 24 ? 24 : sll->sll_halen);
 	}
 #else
 	{
@@ -116,17 +121,42 @@ static int is_link(const struct ifaddrs *ifa)
 	return ifa->ifa_addr && ifa->ifa_addr->sa_family == LINK_FAMILY;
 }
 
-/* The links of one getifaddrs() result: whole records, or their ids only. */
-static int links_of(const struct ifaddrs *all, int whole, struct netifc_links *out)
+/* Whether a link record is the one asked for (index 0 and name NULL: any). */
+static int wanted(const struct ifaddrs *ifa, int32_t index, const char *name)
+{
+	char base[NETIFC_NAMESIZ];
+
+	if (name) {
+		base_name(ifa->ifa_name, base);
+		return !strcmp(base, name);
+	}
+	if (!index)
+		return 1;
+#ifdef __linux__
+	if (!ifa->ifa_addr)
+		return (int32_t)if_nametoindex(ifa->ifa_name) == index;
+	return ((const struct sockaddr_ll *)ifa->ifa_addr)->sll_ifindex == index;
+#else
+	return ((const struct sockaddr_dl *)ifa->ifa_addr)->sdl_index == index;
+#endif
+}
+
+/*
+ * The links of one getifaddrs() result (those asked for, found before any
+ * ioctl is made): whole records, or their ids only.
+ */
+static int links_of(const struct ifaddrs *all, int whole, int32_t index, const char *name,
+		    struct netifc_links *out)
 {
 	const struct ifaddrs *ifa;
 	struct netifc_link *l;
-	int sock = whole ? socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0) : -1;
-	int r = 0;
+	int sock = -1, r = 0;
 
 	for (ifa = all; ifa && r == 0; ifa = ifa->ifa_next) {
-		if (!is_link(ifa))
+		if (!is_link(ifa) || !wanted(ifa, index, name))
 			continue;
+		if (whole && sock < 0)
+			sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 		if (!(l = netifc_links_push(out)))
 			r = -ENOMEM;
 		else if (whole)
@@ -140,49 +170,36 @@ static int links_of(const struct ifaddrs *all, int whole, struct netifc_links *o
 }
 
 /* Every link, or the one with `index`, or the one named `name`. */
-static int walk_links(int32_t index, const char *name, struct netifc_links *out)
+static int walk_links(struct netifc_call *c, int32_t index, const char *name,
+		      struct netifc_links *out)
 {
 	struct ifaddrs *all = NULL;
-	size_t i, kept = 0;
 	int r;
 
+	c->step = "getifaddrs";
 	if (getifaddrs(&all) < 0)
 		return -errno;
-	r = links_of(all, 1, out);
+	r = links_of(all, 1, index, name, out);
 	freeifaddrs(all);
-	for (i = 0; r == 0 && i < out->n; i++)
-		if ((!index || out->v[i].index == index) && (!name || !strcmp(out->v[i].name, name)))
-			out->v[kept++] = out->v[i];
-	out->n = kept;
 	return r;
 }
 
-static int gifa_links(struct netifc_links *out)
+static int gifa_links(struct netifc_call *c, struct netifc_links *out)
 {
-	return walk_links(0, NULL, out);
+	return walk_links(c, 0, NULL, out);
 }
 
-static int gifa_one(int32_t index, const char *name, struct netifc_link *out)
+static int gifa_link(struct netifc_call *c, int32_t index, const char *name,
+		     struct netifc_links *out)
 {
-	struct netifc_links t = { 0 };
-	int r = walk_links(index, name, &t);
+	size_t n = out->n;
+	int r = walk_links(c, index, name, out);
 
-	if (r == 0 && t.n == 0)
-		r = -ENODEV;
+	if (r == 0 && out->n == n)
+		return -ENODEV;
 	if (r == 0)
-		*out = t.v[0];
-	netifc_links_free(&t);
+		netifc_links_truncate(out, n + 1);      /* the first of its name or index */
 	return r;
-}
-
-static int gifa_link_by_index(int32_t index, struct netifc_link *out)
-{
-	return gifa_one(index, NULL, out);
-}
-
-static int gifa_link_by_name(const char *name, struct netifc_link *out)
-{
-	return gifa_one(0, name, out);
 }
 
 static int prefix_of(const struct sockaddr *mask, size_t alen)
@@ -231,7 +248,7 @@ static void addr_from(const struct ifaddrs *ifa, int32_t index, const char *name
 	a->family = (uint8_t)ifa->ifa_addr->sa_family;
 	a->index = index;
 	a->prefixlen = (uint8_t)prefix_of(ifa->ifa_netmask, alen);
-	a->preferred = a->valid = NETIFC_FOREVER;
+	/* Lifetimes are unknown here: has_lifetimes stays 0. */
 	memcpy(a->local, ip_of(ifa->ifa_addr), alen);
 	if (other && other->sa_family == ifa->ifa_addr->sa_family) {
 		if (ifa->ifa_flags & IFF_POINTOPOINT) {
@@ -252,7 +269,8 @@ static void addr_from(const struct ifaddrs *ifa, int32_t index, const char *name
  * Addresses and, for a snapshot, the links from one getifaddrs() result,
  * so every address kept belongs to a link of the table.
  */
-static int unicast(int32_t index, struct netifc_links *links, struct netifc_addrs *out)
+static int unicast(struct netifc_call *c, int32_t index, struct netifc_links *links,
+		   struct netifc_addrs *out)
 {
 	struct netifc_links own = { 0 }, *t = links ? links : &own;
 	const struct netifc_link *l;
@@ -262,9 +280,10 @@ static int unicast(int32_t index, struct netifc_links *links, struct netifc_addr
 	size_t hint = 0;
 	int r;
 
+	c->step = "getifaddrs";
 	if (getifaddrs(&all) < 0)
 		return -errno;
-	r = links_of(all, links != NULL, t);
+	r = links_of(all, links != NULL, 0, NULL, t);
 	for (ifa = all; ifa && r == 0; ifa = ifa->ifa_next) {
 		if (!ifa->ifa_addr || !netifc_family_len(ifa->ifa_addr->sa_family))
 			continue;
@@ -282,14 +301,19 @@ static int unicast(int32_t index, struct netifc_links *links, struct netifc_addr
 	return r;
 }
 
-static int groups(int32_t index, struct netifc_addrs *out)
+static int groups(struct netifc_call *c, int32_t index, struct netifc_addrs *out)
 {
 #ifdef __linux__
-	int r = netifc_proc_groups(AF_INET, index, out);
+	int r;
 
-	return r < 0 ? r : netifc_proc_groups(AF_INET6, index, out);
+	c->step = "/proc/net/igmp";
+	if ((r = netifc_proc_groups(AF_INET, index, out)) < 0)
+		return r;
+	c->step = "/proc/net/igmp6";
+	return netifc_proc_groups(AF_INET6, index, out);
 #else
 	(void)index; (void)out;
+	c->step = "multicast groups";
 	return -EOPNOTSUPP;
 #endif
 }
@@ -305,8 +329,8 @@ static void keep_known(const struct netifc_links *links, struct netifc_addrs *t)
 	t->n = kept;
 }
 
-static int gifa_addrs(enum netifc_kind kind, int32_t index, const char *name,
-		      struct netifc_links *links, struct netifc_addrs *out)
+static int gifa_addrs(struct netifc_call *c, enum netifc_kind kind, int32_t index,
+		      const char *name, struct netifc_links *links, struct netifc_addrs *out)
 {
 	int r;
 
@@ -314,10 +338,10 @@ static int gifa_addrs(enum netifc_kind kind, int32_t index, const char *name,
 	if (index)
 		links = NULL;
 	if (kind == NETIFC_UNICAST)
-		return unicast(index, links, out);
-	if (links && (r = gifa_links(links)) < 0)
+		return unicast(c, index, links, out);
+	if (links && (r = gifa_links(c, links)) < 0)
 		return r;
-	r = groups(index, out);
+	r = groups(c, index, out);
 	if (r == 0 && links)
 		keep_known(links, out);
 	return r;
@@ -326,7 +350,6 @@ static int gifa_addrs(enum netifc_kind kind, int32_t index, const char *name,
 const struct netifc_backend netifc_backend_getifaddrs = {
 	.name = "getifaddrs",
 	.links = gifa_links,
-	.link_by_index = gifa_link_by_index,
-	.link_by_name = gifa_link_by_name,
+	.link = gifa_link,
 	.addrs = gifa_addrs,
 };

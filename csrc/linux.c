@@ -16,30 +16,12 @@
 #include <sys/socket.h>
 #include <linux/rtnetlink.h>
 
-#include "nlio.h"
-
-static unsigned fallbacks;
-static unsigned long retried[2];        /* dumps asked again: interrupted, outgrown */
-static int mcast4_state;        /* -1: the kernel has no IPv4 RTM_GETMULTICAST */
-
-void netifc_linux_set_fallbacks(unsigned bits)
-{
-	fallbacks = bits;
-	mcast4_state = 0;
-}
-
-void netifc_linux_retries(unsigned long *interrupted, unsigned long *outgrown)
-{
-	*interrupted = __atomic_load_n(&retried[0], __ATOMIC_RELAXED);
-	*outgrown = __atomic_load_n(&retried[1], __ATOMIC_RELAXED);
-}
+#include "nlsock.h"
+#include "procnet.h"
 
 struct collect {
 	struct netifc_links *links;
 	struct netifc_addrs *addrs;
-	struct netifc_link *one;        /* a single-link request's record */
-	int found;
-	size_t start;           /* table size before this request: a retry resets to it */
 	int32_t only;           /* keep one link's records (C-side filter), 0: all */
 	int family;             /* keep one family, 0: all */
 };
@@ -47,24 +29,8 @@ struct collect {
 static int on_link(uint16_t type, const uint8_t *p, size_t len, void *ctx)
 {
 	struct collect *c = ctx;
-	struct netifc_link *l = netifc_links_push(c->links);
-	int r;
+	int r = nl_parse_link(type, p, len, c->links);
 
-	if (!l)
-		return -ENOMEM;
-	r = nl_parse_link(type, p, len, l);
-	if (r <= 0)
-		c->links->n--;
-	return r < 0 ? r : 0;
-}
-
-static int on_one_link(uint16_t type, const uint8_t *p, size_t len, void *ctx)
-{
-	struct collect *c = ctx;
-	int r = nl_parse_link(type, p, len, c->one);
-
-	if (r > 0)
-		c->found = 1;
 	return r < 0 ? r : 0;
 }
 
@@ -82,122 +48,105 @@ static int on_addr(uint16_t type, const uint8_t *p, size_t len, void *ctx)
 	return r < 0 ? r : 0;
 }
 
-/*
- * Ask, and ask again while the kernel flags the dump as interrupted or a
- * datagram outgrew the buffer (it has grown since): a bounded number of
- * times, then EBUSY rather than a partial table.
- */
-static int ask(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, struct collect *c)
+static int dump_links(struct nl_sock *s, struct netifc_call *call, struct netifc_links *out)
 {
-	int tries, r;
-
-	for (tries = 0; tries < NETIFC_DUMP_TRIES; tries++) {
-		if (c->links)
-			c->links->n = c->start;
-		if (c->addrs)
-			c->addrs->n = c->start;
-		c->found = 0;
-		r = nl_talk(s, req, cb, c);
-		if (r != NL_AGAIN_INTR && r != NL_AGAIN_CUT)
-			return r;
-		__atomic_fetch_add(&retried[r == NL_AGAIN_CUT], 1, __ATOMIC_RELAXED);
-	}
-	return -EBUSY;
-}
-
-static int dump_links(struct nl_sock *s, struct netifc_links *out)
-{
-	struct collect c = { .links = out, .start = out->n };
+	struct collect c = { .links = out };
 	struct nl_link_req q;
 
+	call->step = "netlink RTM_GETLINK dump";
 	netifc_link_request(&q, NLM_F_DUMP, 0, NULL);
-	return ask(s, &q.h, on_link, &c);
+	return nl_talk(s, &q.h, on_link, &c);
 }
 
-/* One link, by index or (index 0) by name: a single-object request. */
-static int get_link(struct nl_sock *s, int32_t index, const char *name, struct netifc_link *out)
+/*
+ * One link, by index or (index 0) by name, appended to out: a single-object
+ * request.  The kernel also finds a link by one of its altnames; a lookup
+ * by name matches the primary name only.
+ */
+static int get_link(struct nl_sock *s, struct netifc_call *call, int32_t index,
+		    const char *name, struct netifc_links *out)
 {
-	struct collect c = { .one = out };
+	struct collect c = { .links = out };
 	struct nl_link_req q;
+	size_t n = out->n;
 	int r;
 
+	call->step = "netlink RTM_GETLINK request";
 	if ((r = netifc_link_request(&q, 0, index, name)) < 0)
 		return r;
-	r = ask(s, &q.h, on_one_link, &c);
-	return r < 0 ? r : c.found ? 0 : -ENODEV;
+	if ((r = nl_talk(s, &q.h, on_link, &c)) < 0)
+		return r;
+	if (out->n == n + 1 && (!name || !strcmp(out->v[n].name, name)))
+		return 0;
+	netifc_links_truncate(out, n);
+	return -ENODEV;
 }
 
-struct addr_req {
-	struct nlmsghdr h;
-	struct ifaddrmsg ifa;
-};
-
-static int dump_addrs_nl(struct nl_sock *s, int type, int family, int32_t index,
-			 struct collect *c)
+static int dump_addrs_nl(struct nl_sock *s, struct netifc_call *call, uint16_t type,
+			 int family, int32_t index, struct collect *c)
 {
-	struct addr_req q;
+	struct nl_addr_req q;
 
-	memset(&q, 0, sizeof q);
-	q.h.nlmsg_len = NLMSG_LENGTH(sizeof q.ifa);
-	q.h.nlmsg_type = (uint16_t)type;
-	q.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	q.ifa.ifa_family = (uint8_t)family;
-	q.ifa.ifa_index = s->strict ? (uint32_t)index : 0;
+	call->step = type == RTM_GETADDR ? "netlink RTM_GETADDR dump"
+					 : "netlink RTM_GETMULTICAST dump";
+	netifc_addr_request(&q, type, family, s->strict ? index : 0);
 	c->only = index;        /* also filtered here: without strict checking it is needed */
-	c->start = c->addrs->n;
-	return ask(s, &q.h, on_addr, c);
+	return nl_talk(s, &q.h, on_addr, c);
 }
 
 /*
  * One family's groups.  Kernels before IPv4 RTM_GETMULTICAST answer an
  * AF_INET request with EOPNOTSUPP: /proc/net/igmp has them there (and the
- * answer is remembered).  There is no AF_UNSPEC dump of groups.
+ * socket remembers).  There is no AF_UNSPEC dump of groups.
  */
-static int dump_groups(struct nl_sock *s, int family, int32_t index, struct netifc_addrs *out)
+static int dump_groups(struct nl_sock *s, struct netifc_call *call, int family,
+		       int32_t index, struct netifc_addrs *out)
 {
 	struct collect c = { .addrs = out, .family = family };
-	int use_proc = (fallbacks & NETIFC_NO_NL_MCAST) ||
-		       (family == AF_INET && ((fallbacks & NETIFC_NO_NL_MCAST4) || mcast4_state < 0));
+	int use_proc = (call->opts & NETIFC_NO_NL_MCAST) ||
+		       (family == AF_INET && ((call->opts & NETIFC_NO_NL_MCAST4) || s->no_mcast4));
+	size_t start = out->n;
 	int r;
 
 	if (!use_proc) {
-		r = dump_addrs_nl(s, RTM_GETMULTICAST, family, index, &c);
-		if (r != -EOPNOTSUPP)
+		r = dump_addrs_nl(s, call, RTM_GETMULTICAST, family, index, &c);
+		if (r != -EOPNOTSUPP || family != AF_INET)
 			return r;
-		if (family == AF_INET)
-			mcast4_state = -1;
-		out->n = c.start;
+		s->no_mcast4 = 1;
+		out->n = start;
 	}
+	call->step = family == AF_INET ? "/proc/net/igmp" : "/proc/net/igmp6";
 	return netifc_proc_groups(family, index, out);
 }
 
-static int dump_kind(struct nl_sock *s, enum netifc_kind kind, int32_t index,
-		     struct netifc_addrs *out)
+static int dump_kind(struct nl_sock *s, struct netifc_call *call, enum netifc_kind kind,
+		     int32_t index, struct netifc_addrs *out)
 {
 	struct collect c = { .addrs = out };
 	int r;
 
 	if (kind == NETIFC_MULTICAST) {
-		r = dump_groups(s, AF_INET, index, out);
+		r = dump_groups(s, call, AF_INET, index, out);
 		if (r == 0)
-			r = dump_groups(s, AF_INET6, index, out);
-	} else
-		r = dump_addrs_nl(s, RTM_GETADDR, AF_UNSPEC, index, &c);
+			r = dump_groups(s, call, AF_INET6, index, out);
+	} else {
+		r = dump_addrs_nl(s, call, RTM_GETADDR, AF_UNSPEC, index, &c);
+	}
 	return r == -ENODEV && index ? 0 : r;   /* a vanished link has no addresses */
 }
 
 /* A link's name by index, asked of the socket's own namespace. */
-static int name_of(struct nl_sock *s, int32_t index, struct netifc_link *out)
+static int name_of(struct nl_sock *s, struct netifc_call *call, int32_t index, char *name)
 {
 	struct ifreq ifr;
 
+	call->step = "SIOCGIFNAME";
 	memset(&ifr, 0, sizeof ifr);
 	ifr.ifr_ifindex = index;
 	if (ioctl(s->fd, SIOCGIFNAME, &ifr) < 0)
 		return errno == ENODEV || errno == ENXIO ? -ENODEV : -errno;
-	memset(out, 0, sizeof *out);
-	out->index = index;
-	memcpy(out->name, ifr.ifr_name, sizeof out->name - 1);
+	memset(name, 0, NETIFC_NAMESIZ);
+	memcpy(name, ifr.ifr_name, NETIFC_NAMESIZ - 1);
 	return 0;
 }
 
@@ -206,11 +155,10 @@ static int name_of(struct nl_sock *s, int32_t index, struct netifc_link *out)
  * that came after that dump is asked for alone; an address whose link has
  * gone since is dropped, so every address kept names a link of the table.
  */
-static int zones_from_links(struct nl_sock *s, struct netifc_links *links,
-			    struct netifc_addrs *t)
+static int zones_from_links(struct nl_sock *s, struct netifc_call *call,
+			    struct netifc_links *links, struct netifc_addrs *t)
 {
 	const struct netifc_link *l;
-	struct netifc_link one;
 	size_t i, kept = 0, hint = 0;
 	int r;
 
@@ -218,14 +166,12 @@ static int zones_from_links(struct nl_sock *s, struct netifc_links *links,
 		struct netifc_addr *a = &t->v[i];
 
 		if (!(l = netifc_links_find(links, a->index, &hint))) {
-			r = get_link(s, a->index, NULL, &one);
+			r = get_link(s, call, a->index, NULL, links);
 			if (r == -ENODEV)
 				continue;
 			if (r < 0)
 				return r;
-			if (!(l = netifc_links_push(links)))
-				return -ENOMEM;
-			*(struct netifc_link *)l = one;
+			l = &links->v[links->n - 1];
 		}
 		netifc_addr_finish(a, l->name);
 		t->v[kept++] = *a;
@@ -239,139 +185,162 @@ static int zones_from_links(struct nl_sock *s, struct netifc_links *links,
  * name are asked for, once per run of their addresses (a dump lists a
  * link's addresses together).  An address whose link has gone is dropped.
  */
-static int zones_by_name(struct nl_sock *s, struct netifc_addrs *t)
+static int zones_by_name(struct nl_sock *s, struct netifc_call *call, struct netifc_addrs *t)
 {
-	struct netifc_link last = { .index = 0 };
+	char name[NETIFC_NAMESIZ] = "";
+	int32_t last = 0;
 	size_t i, kept = 0;
 	int r;
 
 	for (i = 0; i < t->n; i++) {
 		struct netifc_addr *a = &t->v[i];
 
-		if (netifc_addr_needs_zone(a) && a->index != last.index) {
-			r = name_of(s, a->index, &last);
-			if (r == -ENODEV) {
-				last.index = a->index;
-				last.name[0] = 0;       /* gone */
-			} else if (r < 0) {
+		if (netifc_addr_needs_zone(a) && a->index != last) {
+			last = a->index;
+			r = name_of(s, call, a->index, name);
+			if (r == -ENODEV)
+				name[0] = 0;    /* gone */
+			else if (r < 0)
 				return r;
-			}
 		}
-		if (netifc_addr_needs_zone(a) && !last.name[0])
+		if (netifc_addr_needs_zone(a) && !name[0])
 			continue;
-		netifc_addr_finish(a, last.name);
+		netifc_addr_finish(a, name);
 		t->v[kept++] = *a;
 	}
 	t->n = kept;
 	return 0;
 }
 
-static int all_addrs(struct nl_sock *s, enum netifc_kind kind, struct netifc_links *links,
-		     struct netifc_addrs *out)
+/* What one call asks for, and where it puts the answer. */
+struct job {
+	enum { JOB_LINKS, JOB_LINK, JOB_ADDRS } what;
+	enum netifc_kind kind;
+	int32_t index;
+	const char *name;
+	struct netifc_links *links;
+	struct netifc_addrs *addrs;
+	struct netifc_links scratch;    /* one link's name, when not given */
+	size_t links_start;             /* what the tables held before the call */
+	size_t addrs_start;
+};
+
+static int all_addrs(struct nl_sock *s, struct netifc_call *call, struct job *j)
 {
 	int r = 0;
 
-	if (links)
-		r = dump_links(s, links);
+	if (j->links)
+		r = dump_links(s, call, j->links);
 	if (r == 0)
-		r = dump_kind(s, kind, 0, out);
+		r = dump_kind(s, call, j->kind, 0, j->addrs);
 	if (r == 0)
-		r = links ? zones_from_links(s, links, out) : zones_by_name(s, out);
+		r = j->links ? zones_from_links(s, call, j->links, j->addrs)
+			     : zones_by_name(s, call, j->addrs);
 	return r;
 }
 
-static int one_link_addrs(struct nl_sock *s, enum netifc_kind kind, int32_t index,
-			  const char *name, struct netifc_addrs *out)
+static int one_link_addrs(struct nl_sock *s, struct netifc_call *call, struct job *j)
 {
-	struct netifc_link l;
+	const char *name = j->name;
 	size_t i;
 	int r;
 
 	if (!name) {
-		if ((r = get_link(s, index, NULL, &l)) < 0)
+		if ((r = get_link(s, call, j->index, NULL, &j->scratch)) < 0)
 			return r;
-		name = l.name;
+		name = j->scratch.v[0].name;
 	}
-	r = dump_kind(s, kind, index, out);
-	for (i = 0; r == 0 && i < out->n; i++)
-		netifc_addr_finish(&out->v[i], name);
+	r = dump_kind(s, call, j->kind, j->index, j->addrs);
+	for (i = 0; r == 0 && i < j->addrs->n; i++)
+		netifc_addr_finish(&j->addrs->v[i], name);
 	return r;
+}
+
+static int do_job(struct nl_sock *s, struct netifc_call *call, struct job *j)
+{
+	/* Every attempt starts from empty tables. */
+	if (j->links)
+		netifc_links_truncate(j->links, j->links_start);
+	if (j->addrs)
+		j->addrs->n = j->addrs_start;
+	netifc_links_truncate(&j->scratch, 0);
+	switch (j->what) {
+	case JOB_LINKS:
+		return dump_links(s, call, j->links);
+	case JOB_LINK:
+		return get_link(s, call, j->index, j->name, j->links);
+	default:
+		return j->index ? one_link_addrs(s, call, j) : all_addrs(s, call, j);
+	}
 }
 
 /*
- * A kept socket whose queue overflowed (ENOBUFS: datagrams nobody read, or
- * forged ones) cannot take the reply: the call is made once more on a new
- * socket, the tables emptied first.
+ * The one get/ask/put loop.  A job is asked again, from the start, while
+ * the kernel flags a dump as interrupted by concurrent changes, a reply
+ * outgrows the buffer (then on another socket, with a buffer that fits) or
+ * the socket's queue overflowed (ENOBUFS; another socket too): a bounded
+ * number of times, then EBUSY rather than a partial table.
  */
-static int overflowed(int r, const struct nl_sock *s, const struct nl_sock *own)
-{
-	return r == -ENOBUFS && s != own;
-}
-
-static int linux_addrs(enum netifc_kind kind, int32_t index, const char *name,
-		       struct netifc_links *links, struct netifc_addrs *out)
+static int run(struct netifc_call *call, struct job *j)
 {
 	struct nl_sock own, *s;
-	int r, tries = 0;
+	size_t want = 0;
+	int tries, r;
 
-	do {
-		if (links)
-			links->n = 0;
-		out->n = 0;
-		if ((r = nl_get(&own, !(fallbacks & NETIFC_NO_STRICT_CHK), &s)) < 0)
-			return r;
-		if (index)
-			r = one_link_addrs(s, kind, index, name, out);
+	j->links_start = j->links ? j->links->n : 0;
+	j->addrs_start = j->addrs ? j->addrs->n : 0;
+	for (tries = 0; tries < NETIFC_TRIES; tries++) {
+		if ((r = nl_get(&own, !(call->opts & NETIFC_NO_STRICT_CHK), want, &s)) < 0) {
+			call->step = "netlink socket";
+			break;
+		}
+		r = do_job(s, call, j);
+		want = s->want;
+		if (r == -ENOBUFS)
+			s->dirty = 1;
+		nl_put(s, &own);
+		if (r == NL_ERR_INTR)
+			call->interrupted++;
+		else if (r == NL_ERR_CUT)
+			call->outgrown++;
+		else if (r == -ENOBUFS)
+			call->overflowed++;
 		else
-			r = all_addrs(s, kind, links, out);
-		nl_put(s, &own, r < 0);
-	} while (overflowed(r, s, &own) && ++tries < 2);
+			break;
+		r = -EBUSY;
+	}
+	netifc_links_free(&j->scratch);
+	return r;
+}
+
+static int linux_links(struct netifc_call *call, struct netifc_links *out)
+{
+	struct job j = { .what = JOB_LINKS, .links = out };
+
+	return run(call, &j);
+}
+
+static int linux_link(struct netifc_call *call, int32_t index, const char *name,
+		      struct netifc_links *out)
+{
+	struct job j = { .what = JOB_LINK, .index = index, .name = name, .links = out };
+
+	return run(call, &j);
+}
+
+static int linux_addrs(struct netifc_call *call, enum netifc_kind kind, int32_t index,
+		       const char *name, struct netifc_links *links, struct netifc_addrs *out)
+{
+	struct job j = { .what = JOB_ADDRS, .kind = kind, .index = index, .name = name,
+			 .links = index ? NULL : links, .addrs = out };
+	int r = run(call, &j);
+
 	return r == -ENODEV && index ? 0 : r;   /* a vanished link has no addresses */
-}
-
-static int linux_links(struct netifc_links *out)
-{
-	struct nl_sock own, *s;
-	int r, tries = 0;
-
-	do {
-		out->n = 0;
-		if ((r = nl_get(&own, !(fallbacks & NETIFC_NO_STRICT_CHK), &s)) < 0)
-			return r;
-		r = dump_links(s, out);
-		nl_put(s, &own, r < 0);
-	} while (overflowed(r, s, &own) && ++tries < 2);
-	return r;
-}
-
-static int linux_link(int32_t index, const char *name, struct netifc_link *out)
-{
-	struct nl_sock own, *s;
-	int r, tries = 0;
-
-	do {
-		if ((r = nl_get(&own, !(fallbacks & NETIFC_NO_STRICT_CHK), &s)) < 0)
-			return r;
-		r = get_link(s, index, name, out);
-		nl_put(s, &own, r < 0 && r != -ENODEV);
-	} while (overflowed(r, s, &own) && ++tries < 2);
-	return r;
-}
-
-static int linux_link_by_index(int32_t index, struct netifc_link *out)
-{
-	return linux_link(index, NULL, out);
-}
-
-static int linux_link_by_name(const char *name, struct netifc_link *out)
-{
-	return linux_link(0, name, out);
 }
 
 const struct netifc_backend netifc_backend_netlink = {
 	.name = "netlink",
 	.links = linux_links,
-	.link_by_index = linux_link_by_index,
-	.link_by_name = linux_link_by_name,
+	.link = linux_link,
 	.addrs = linux_addrs,
 };

@@ -1,9 +1,10 @@
 /*
- * netifc.h -- the portable enumeration core.
+ * netifc.h -- the portable enumeration core: its records and its calls.
  *
- * Plain C records for links and addresses, and the calls that fill them.
- * Nothing here knows Python.  Every call returns 0 or a negative errno; it
- * never prints and never exits.  -ENODEV means "no such interface".
+ * Plain C records for links and addresses, and the backend calls that fill
+ * them.  Nothing here knows Python.  Every call returns 0 or a negative
+ * errno, and names the step that failed in its struct netifc_call; it never
+ * prints and never exits.  -ENODEV means "no such interface".
  */
 #ifndef NETIFC_H
 #define NETIFC_H
@@ -14,7 +15,7 @@
 #define NETIFC_NAMESIZ 16       /* IFNAMSIZ: 15 bytes and a NUL */
 #define NETIFC_HWADDR_MAX 32    /* MAX_ADDR_LEN */
 #define NETIFC_FOREVER 0xffffffffu
-#define NETIFC_DUMP_TRIES 8     /* attempts at a dump the kernel marks interrupted */
+#define NETIFC_TRIES 8          /* attempts at a request before EBUSY */
 
 struct netifc_link {
 	int32_t index;
@@ -22,8 +23,12 @@ struct netifc_link {
 	uint32_t flags;         /* IFF_* as the kernel reports them */
 	uint16_t type;          /* ARPHRD_* */
 	uint8_t operstate;      /* IF_OPER_* (RFC 2863) */
-	uint8_t hwaddr_len;     /* 0 when none */
+	uint8_t hwaddr_len;     /* 0 when none (or all zero) */
+	uint8_t brd_len;        /* 0 when none */
 	uint8_t hwaddr[NETIFC_HWADDR_MAX];
+	uint8_t brd[NETIFC_HWADDR_MAX];        /* the link-layer broadcast address */
+	uint32_t alt_off;       /* altnames: alt_len bytes of NUL-ended names */
+	uint32_t alt_len;       /*   at alt_off in the table's pool */
 	char name[NETIFC_NAMESIZ];
 };
 
@@ -37,16 +42,18 @@ struct netifc_addr {
 	uint8_t scope;          /* RT_SCOPE_* */
 	uint8_t has_peer;
 	uint8_t has_broadcast;
+	uint8_t has_lifetimes;  /* 0: the backend does not know them */
 	uint8_t local[16];
 	uint8_t peer[16];
 	uint8_t broadcast[16];
 	char zone[NETIFC_NAMESIZ];      /* "" or the link's name */
-	uint8_t pad_[3];                /* zero: records compare with memcmp */
 };
 
 struct netifc_links {
 	struct netifc_link *v;
 	size_t n, cap;
+	char *pool;             /* the links' altnames */
+	size_t pool_n, pool_cap;
 };
 
 struct netifc_addrs {
@@ -56,39 +63,51 @@ struct netifc_addrs {
 
 enum netifc_kind { NETIFC_UNICAST, NETIFC_MULTICAST };
 
+/* Options of one call: paths a backend can be made to take (tests use them). */
+#define NETIFC_NO_STRICT_CHK 1u         /* filter one link's addresses in C */
+#define NETIFC_NO_NL_MCAST4 2u          /* IPv4 groups from /proc/net/igmp */
+#define NETIFC_NO_NL_MCAST 4u           /* all groups from /proc/net/igmp{,6} */
+
 /*
- * A backend.  addrs() lists one kind of address: of every link when index
- * is 0 (then, if links is not NULL, it also returns the link table it took
- * the zone names from), else of link `index`, whose name `name` is used for
- * zones (NULL: the backend looks it up).  A vanished link has no addresses.
+ * One call: its options in; out, the step that failed (a static string)
+ * and, for EBUSY, how often each reason made the request be asked again.
+ */
+struct netifc_call {
+	unsigned opts;
+	const char *step;
+	unsigned interrupted;   /* the kernel flagged the dump interrupted */
+	unsigned outgrown;      /* a reply did not fit the buffer */
+	unsigned overflowed;    /* the socket's queue overflowed (ENOBUFS) */
+};
+
+/*
+ * A backend.  link() appends one link, by index (name NULL) or by primary
+ * name (index 0).  addrs() lists one kind of address: of every link when
+ * index is 0 (then, if links is not NULL, it also returns the link table it
+ * took the zone names from), else of link `index`, whose name `name` is used
+ * for zones (NULL: the backend looks it up).  A vanished link has no
+ * addresses.
  */
 struct netifc_backend {
 	const char *name;
-	int (*links)(struct netifc_links *out);
-	int (*link_by_index)(int32_t index, struct netifc_link *out);
-	int (*link_by_name)(const char *name, struct netifc_link *out);
-	int (*addrs)(enum netifc_kind kind, int32_t index, const char *name,
-		     struct netifc_links *links, struct netifc_addrs *out);
+	int (*links)(struct netifc_call *c, struct netifc_links *out);
+	int (*link)(struct netifc_call *c, int32_t index, const char *name,
+		    struct netifc_links *out);
+	int (*addrs)(struct netifc_call *c, enum netifc_kind kind, int32_t index,
+		     const char *name, struct netifc_links *links, struct netifc_addrs *out);
 };
 
 /* The one place a backend is chosen: NULL or "" gives the platform's default. */
 const struct netifc_backend *netifc_backend_find(const char *name);
-const char *netifc_backend_names(void);
-
-/* Private switches that force the Linux backend's fallback paths (tests). */
-#define NETIFC_NO_STRICT_CHK 1u         /* filter one link's addresses in C */
-#define NETIFC_NO_NL_MCAST4 2u          /* IPv4 groups from /proc/net/igmp */
-#define NETIFC_NO_NL_MCAST 4u           /* all groups from /proc/net/igmp{,6} */
-void netifc_linux_set_fallbacks(unsigned bits);
-/* How many requests the Linux backend asked again, and why (tests, reports). */
-void netifc_linux_retries(unsigned long *interrupted, unsigned long *outgrown);
-
-/* /proc/net/igmp (AF_INET) or /proc/net/igmp6 (AF_INET6), Linux (proc.c). */
-int netifc_proc_groups(int family, int32_t index, struct netifc_addrs *out);
+/* The i-th backend's name, NULL past the last. */
+const char *netifc_backend_name(size_t i);
 
 /* Growable tables (vec.c). */
 struct netifc_link *netifc_links_push(struct netifc_links *t);
 struct netifc_addr *netifc_addrs_push(struct netifc_addrs *t);
+int netifc_links_add_altname(struct netifc_links *t, struct netifc_link *l,
+			     const char *name, size_t len);
+void netifc_links_truncate(struct netifc_links *t, size_t n);
 void netifc_links_free(struct netifc_links *t);
 void netifc_addrs_free(struct netifc_addrs *t);
 
@@ -101,5 +120,6 @@ const struct netifc_link *netifc_links_find(const struct netifc_links *t,
 const struct netifc_link *netifc_links_find_name(const struct netifc_links *t,
 						 const char *name, size_t *hint);
 int netifc_hwaddr_set(struct netifc_link *l, const void *hw, size_t len);
+int netifc_brd_set(struct netifc_link *l, const void *hw, size_t len);
 
 #endif

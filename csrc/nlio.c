@@ -1,9 +1,10 @@
 /*
  * nlio.c -- netlink socket I/O.  Parsing lives in nlparse.c.
  *
- * Only datagrams sent by the kernel (nl_pid 0) are read, and of those only
- * messages carrying our port id and sequence number.  A datagram is never
- * parsed cut: one too big for the buffer makes the request be asked again.
+ * The socket is connected to the kernel, so no other socket can queue a
+ * datagram on it; the sender is checked all the same.  A datagram is never
+ * parsed cut: one too big for the buffer makes the request be asked again,
+ * on another socket (the rest of that reply is never waited for).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -28,25 +29,26 @@
 
 #define NL_BUFSIZE 32768        /* the kernel fills dump datagrams up to this */
 
-int nl_open(struct nl_sock *s, int want_strict)
+int nl_open(struct nl_sock *s, int want_strict, size_t want)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 	socklen_t salen = sizeof sa;
-	int one = 1;
+	int one = 1, err;
 
 	memset(s, 0, sizeof *s);
 	s->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
 	if (s->fd < 0)
 		return -errno;
 	if (bind(s->fd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
-	    getsockname(s->fd, (struct sockaddr *)&sa, &salen) < 0) {
-		int err = -errno;
-
+	    getsockname(s->fd, (struct sockaddr *)&sa, &salen) < 0 ||
+	    connect(s->fd, (struct sockaddr *)&kernel, sizeof kernel) < 0) {
+		err = -errno;
 		nl_close(s);
 		return err;
 	}
 	s->portid = sa.nl_pid;
-	s->want = NL_BUFSIZE;
+	s->want = want > NL_BUFSIZE ? want : NL_BUFSIZE;
 	s->strict = want_strict &&
 		setsockopt(s->fd, SOL_NETLINK, NETLINK_GET_STRICT_CHK, &one, sizeof one) == 0;
 	return 0;
@@ -63,13 +65,12 @@ void nl_close(struct nl_sock *s)
 
 static int nl_send(struct nl_sock *s, struct nlmsghdr *req)
 {
-	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 	ssize_t n;
 
 	req->nlmsg_seq = ++s->seq;
 	req->nlmsg_pid = 0;
 	do
-		n = sendto(s->fd, req, req->nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof kernel);
+		n = send(s->fd, req, req->nlmsg_len, 0);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -errno;
@@ -91,10 +92,8 @@ static int fit(struct nl_sock *s, size_t need)
 }
 
 /*
- * One datagram into s->buf; its length, or a negative errno.  MSG_TRUNC
- * makes the kernel return the datagram's real length: one that did not fit
- * is reported (-EMSGSIZE, s->want set) so the request is made again with a
- * buffer that fits, never parsed cut.
+ * One datagram into s->buf: its real length (MSG_TRUNC: it may exceed the
+ * buffer, then only the buffer's worth was kept), or a negative errno.
  */
 static ssize_t nl_recv(struct nl_sock *s, uint32_t *sender)
 {
@@ -109,10 +108,6 @@ static ssize_t nl_recv(struct nl_sock *s, uint32_t *sender)
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -errno;
-	if ((size_t)n > s->size) {
-		s->want = (size_t)n;
-		return -EMSGSIZE;
-	}
 	*sender = msg.msg_namelen >= sizeof sa ? sa.nl_pid : UINT32_MAX;
 	return n;
 }
@@ -120,31 +115,34 @@ static ssize_t nl_recv(struct nl_sock *s, uint32_t *sender)
 int nl_talk(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx)
 {
 	struct nl_walk w = { .dump = !!(req->nlmsg_flags & NLM_F_DUMP), .cb = cb, .ctx = ctx };
-	uint32_t sender = UINT32_MAX;
-	int r, cut = 0;
+	uint32_t sender;
+	int r;
 	ssize_t n;
 
-	if ((r = fit(s, s->want)) < 0 || (r = nl_send(s, req)) < 0)
+	if ((r = fit(s, s->want)) < 0)
+		return r;
+	s->dirty = 1;
+	if ((r = nl_send(s, req)) < 0)
 		return r;
 	w.seq = s->seq;
 	w.portid = s->portid;
 	do {
-		n = nl_recv(s, &sender);
-		if (n == -EMSGSIZE) {
-			/* Read the rest of the reply with room enough, then ask again. */
-			if ((r = fit(s, s->want)) < 0)
-				return r;
-			cut = 1;
-			r = w.dump ? NL_MORE : NL_DONE;
-			continue;
-		}
-		if (n < 0)
+		if ((n = nl_recv(s, &sender)) < 0)
 			return (int)n;
-		r = sender == 0 ? nl_walk(&w, s->buf, (size_t)n) : NL_MORE;
+		if (sender != 0)
+			continue;       /* not the kernel's: dropped, whatever its size */
+		if ((size_t)n > s->size) {
+			/* Cut: the rest of the reply stays unread, so this socket is done. */
+			s->want = (size_t)n;
+			return NL_ERR_CUT;
+		}
+		r = nl_walk(&w, s->buf, (size_t)n);
 	} while (r == NL_MORE);
+	if (w.ended)
+		s->dirty = 0;
 	if (r < 0)
 		return r;
-	return cut ? NL_AGAIN_CUT : w.intr ? NL_AGAIN_INTR : 0;
+	return w.intr ? NL_ERR_INTR : 0;
 }
 
 /*
@@ -177,4 +175,14 @@ int netifc_link_request(struct nl_link_req *q, uint16_t flags, int32_t index, co
 	}
 	q->h.nlmsg_len = (uint32_t)(p - (uint8_t *)q);
 	return 0;
+}
+
+void netifc_addr_request(struct nl_addr_req *q, uint16_t type, int family, int32_t index)
+{
+	memset(q, 0, sizeof *q);
+	q->h.nlmsg_len = NLMSG_LENGTH(sizeof q->ifa);
+	q->h.nlmsg_type = type;
+	q->h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	q->ifa.ifa_family = (uint8_t)family;
+	q->ifa.ifa_index = (uint32_t)index;
 }

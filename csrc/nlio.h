@@ -1,4 +1,7 @@
-/* nlio.h -- the NETLINK_ROUTE socket: open, send one request, receive its reply. */
+/*
+ * nlio.h -- one NETLINK_ROUTE socket: open it, build a request, send it and
+ * hand each message of the kernel's reply to a callback (nlio.c).
+ */
 #ifndef NETIFC_NLIO_H
 #define NETIFC_NLIO_H
 
@@ -14,31 +17,37 @@ struct nl_sock {
 	uint32_t portid;
 	uint32_t seq;
 	int strict;             /* NETLINK_GET_STRICT_CHK is on */
+	int dirty;              /* a reply was not read to its end: never reuse */
+	int no_mcast4;          /* the kernel refused IPv4 RTM_GETMULTICAST */
 	uint8_t *buf;
 	size_t size;
 	size_t want;            /* the buffer size the next request needs */
 };
 
-#define NL_AGAIN_INTR 1         /* the kernel flagged the dump interrupted */
-#define NL_AGAIN_CUT 2          /* a datagram did not fit: the buffer has grown */
+/* Not errnos: why a request must be asked again (see nl_talk). */
+#define NL_ERR_INTR (-4096 - 1)
+#define NL_ERR_CUT (-4096 - 2)
 
-int nl_open(struct nl_sock *s, int want_strict);
+/*
+ * A socket bound to a port of its own and connected to the kernel (nl_pid
+ * 0), so the kernel refuses any other socket's unicast to it.  want: the
+ * receive buffer to start with (0: the default).
+ */
+int nl_open(struct nl_sock *s, int want_strict, size_t want);
 void nl_close(struct nl_sock *s);
 
 /*
  * Send req (its nlmsg_len set) and hand each message of the reply to cb.
- * Returns 0; NL_AGAIN_* when the whole reply was read but must be asked
- * for again (what cb was given is void); or a negative errno, after which
- * the socket may still hold part of the reply.
+ * Only the kernel's datagrams are read (sender nl_pid 0; any other is
+ * dropped unread, whatever its size), and of those only the messages with
+ * our port id and sequence number.  Returns 0; NL_ERR_INTR when the whole
+ * reply was read but the kernel flagged the dump interrupted; NL_ERR_CUT
+ * when a datagram of the reply did not fit the buffer (s->want now fits
+ * it; the rest of the reply is left unread, so the socket is dirty); or a
+ * negative errno.  What cb was given is void unless 0 is returned.
  */
 int nl_talk(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx);
 
-/*
- * The socket for one call: the calling thread's own, kept across calls
- * (opened again after fork() or when the thread moved to another network
- * namespace), or, where that cannot be, a fresh one in *own.  nl_put()
- * after the call: a socket a call failed on is closed, never reused.
- */
 /* An RTM_GETLINK request: a dump, one link by index, or (name) one by name. */
 struct nl_link_req {
 	struct nlmsghdr h;
@@ -49,10 +58,13 @@ struct nl_link_req {
 /* Fills q; -ENODEV for a name no link can have (empty, or 16 bytes or more). */
 int netifc_link_request(struct nl_link_req *q, uint16_t flags, int32_t index, const char *name);
 
-int nl_get(struct nl_sock *own, int strict, struct nl_sock **out);
-void nl_put(struct nl_sock *s, struct nl_sock *own, int failed);
+/* An RTM_GETADDR or RTM_GETMULTICAST dump of one family (or AF_UNSPEC), of
+ * one link when index is not 0 (the kernel filters only with strict checking). */
+struct nl_addr_req {
+	struct nlmsghdr h;
+	struct ifaddrmsg ifa;
+};
 
-/* The calling thread's kept socket: its port id and last sequence number (tests). */
-int nl_thread_socket(uint32_t *portid, uint32_t *seq);
+void netifc_addr_request(struct nl_addr_req *q, uint16_t type, int family, int32_t index);
 
 #endif

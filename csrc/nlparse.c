@@ -60,6 +60,7 @@ static int control(struct nl_walk *w, const struct nlmsghdr *h, const uint8_t *p
 
 	switch (h->nlmsg_type) {
 	case NLMSG_ERROR:
+		w->ended = 1;
 		if (plen < (long)sizeof err)
 			return -EPROTO;
 		memcpy(&err, p, sizeof err);
@@ -67,6 +68,7 @@ static int control(struct nl_walk *w, const struct nlmsghdr *h, const uint8_t *p
 			return -EPROTO;
 		return err;                     /* 0 is an acknowledgement */
 	case NLMSG_DONE:
+		w->ended = 1;
 		if (h->nlmsg_flags & NLM_F_DUMP_INTR)
 			w->intr = 1;
 		if (plen >= (long)sizeof err) {
@@ -93,7 +95,10 @@ static int one(struct nl_walk *w, const struct nlmsghdr *h, const uint8_t *p, lo
 	r = w->cb(h->nlmsg_type, p, (size_t)plen, w->ctx);
 	if (r < 0)
 		return r;
-	return w->dump ? NL_MORE : NL_DONE;
+	if (w->dump)
+		return NL_MORE;
+	w->ended = 1;
+	return NL_DONE;
 }
 
 int nl_walk(struct nl_walk *w, const void *buf, size_t len)
@@ -123,15 +128,48 @@ int nl_walk(struct nl_walk *w, const void *buf, size_t len)
 	return NL_MORE;
 }
 
-static int link_attr(struct netifc_link *l, const struct attr *a, int *named)
+#ifndef IFLA_PROP_LIST
+#define IFLA_PROP_LIST 52
+#define IFLA_ALT_IFNAME 53
+#endif
+#define ALTNAME_MAX 128         /* ALTIFNAMSIZ, the NUL included */
+
+/* A string attribute: NUL-ended within its length, 1 to max-1 bytes long. */
+static int string_of(const struct attr *a, size_t max, size_t *n)
+{
+	*n = strnlen((const char *)a->data, a->len);
+	return *n == a->len || *n == 0 || *n >= max ? -EPROTO : 0;
+}
+
+/* IFLA_PROP_LIST: the link's alternative names, in the kernel's order. */
+static int altnames(struct netifc_links *t, struct netifc_link *l, const struct attr *list)
+{
+	const uint8_t *p = list->data;
+	long rem = (long)list->len;
+	struct attr a;
+	size_t n;
+	int r;
+
+	while ((r = attr_next(&p, &rem, &a)) > 0) {
+		if (a.type != IFLA_ALT_IFNAME)
+			continue;
+		if ((r = string_of(&a, ALTNAME_MAX, &n)) < 0 ||
+		    (r = netifc_links_add_altname(t, l, (const char *)a.data, n)) < 0)
+			return r;
+	}
+	return r;
+}
+
+static int link_attr(struct netifc_links *t, struct netifc_link *l, const struct attr *a,
+		     int *named)
 {
 	size_t n;
 
 	switch (a->type) {
 	case IFLA_IFNAME:
-		n = strnlen((const char *)a->data, a->len);
-		if (n == a->len || n == 0 || n >= NETIFC_NAMESIZ)
+		if (string_of(a, NETIFC_NAMESIZ, &n) < 0)
 			return -EPROTO;
+		memset(l->name, 0, sizeof l->name);
 		memcpy(l->name, a->data, n);
 		*named = 1;
 		break;
@@ -149,14 +187,25 @@ static int link_attr(struct netifc_link *l, const struct attr *a, int *named)
 		if (netifc_hwaddr_set(l, a->data, a->len) < 0)
 			return -EPROTO;
 		break;
+	case IFLA_BROADCAST:
+		if (netifc_brd_set(l, a->data, a->len) < 0)
+			return -EPROTO;
+		break;
+	case IFLA_PROP_LIST:
+		if (l->alt_len)
+			return -EPROTO;         /* one list per link */
+		return altnames(t, l, a);
 	}
 	return 0;
 }
 
-int nl_parse_link(uint16_t type, const uint8_t *p, size_t len, struct netifc_link *l)
+/* Appends the link to t: 1, or 0 when not a link message, or -EPROTO (t unchanged). */
+int nl_parse_link(uint16_t type, const uint8_t *p, size_t len, struct netifc_links *t)
 {
 	struct ifinfomsg ifi;
+	struct netifc_link *l;
 	long rem = (long)len - (long)NLMSG_ALIGN(sizeof ifi);
+	size_t n = t->n;
 	struct attr a;
 	int named = 0, r;
 
@@ -167,17 +216,20 @@ int nl_parse_link(uint16_t type, const uint8_t *p, size_t len, struct netifc_lin
 	memcpy(&ifi, p, sizeof ifi);
 	if (ifi.ifi_index <= 0)
 		return -EPROTO;
-	memset(l, 0, sizeof *l);
+	if (!(l = netifc_links_push(t)))
+		return -ENOMEM;
 	l->index = ifi.ifi_index;
 	l->flags = ifi.ifi_flags;
 	l->type = ifi.ifi_type;
 	p += NLMSG_ALIGN(sizeof ifi);
 	while ((r = attr_next(&p, &rem, &a)) > 0)
-		if ((r = link_attr(l, &a, &named)) < 0)
-			return r;
+		if ((r = link_attr(t, &t->v[t->n - 1], &a, &named)) < 0)
+			break;
+	if (r == 0 && !named)
+		r = -EPROTO;
 	if (r < 0)
-		return r;
-	return named ? 1 : -EPROTO;
+		netifc_links_truncate(t, n);
+	return r < 0 ? r : 1;
 }
 
 struct addr_attrs {
@@ -243,6 +295,7 @@ static int addr_fill(struct netifc_addr *o, const struct addr_attrs *t, size_t a
 	if (t->has_cache && !t->multicast) {
 		o->preferred = t->cache.ifa_prefered;
 		o->valid = t->cache.ifa_valid;
+		o->has_lifetimes = 1;
 	}
 	return 1;
 }
@@ -280,6 +333,5 @@ int nl_parse_addr(uint16_t type, const uint8_t *p, size_t len, struct netifc_add
 	o->scope = ifa.ifa_scope;
 	o->index = (int32_t)ifa.ifa_index;
 	o->flags = t.multicast ? 0 : t.flags;
-	o->preferred = o->valid = NETIFC_FOREVER;
 	return addr_fill(o, &t, alen);
 }

@@ -21,6 +21,7 @@ struct nl_walk {
 	uint32_t portid;        /* our socket's port id */
 	int dump;               /* a dump ends with NLMSG_DONE, a request with one reply */
 	int intr;               /* set when the kernel flagged NLM_F_DUMP_INTR */
+	int ended;              /* set when the reply's last message was read */
 	nl_msg_cb cb;
 	void *ctx;
 };
@@ -28,12 +29,12 @@ struct nl_walk {
 /* One datagram: NL_MORE, NL_DONE, or a negative errno (NLMSG_ERROR's own). */
 int nl_walk(struct nl_walk *w, const void *buf, size_t len);
 
-/* One message's payload: 1 filled a record, 0 not ours to parse, -EPROTO. */
-int nl_parse_link(uint16_t type, const uint8_t *p, size_t len, struct netifc_link *out);
+/*
+ * One message's payload: 1 filled a record, 0 not ours to parse, -EPROTO
+ * (or -ENOMEM).  A link is appended to the table, with its altnames; on 0
+ * or an error the table is as it was.
+ */
+int nl_parse_link(uint16_t type, const uint8_t *p, size_t len, struct netifc_links *t);
 int nl_parse_addr(uint16_t type, const uint8_t *p, size_t len, struct netifc_addr *out);
-
-/* /proc/net/igmp and /proc/net/igmp6 (procnet.c): index 0 takes every link. */
-int netifc_parse_igmp(const char *buf, size_t len, int32_t index, struct netifc_addrs *out);
-int netifc_parse_igmp6(const char *buf, size_t len, int32_t index, struct netifc_addrs *out);
 
 #endif

@@ -3,8 +3,10 @@
  *
  * A socket answers for the network namespace it was made in, so the
  * thread's namespace is checked on every call (readlink of its ns/net,
- * about a microsecond; opening a socket costs several).  A forked child
- * closes the copy it inherited; a thread's socket is closed when it exits.
+ * about a microsecond; opening a socket costs several).  Every thread's
+ * record is on one list, so a forked child closes all of them: the child
+ * holds no socket or namespace link of the parent's, whichever thread made
+ * it.  A thread's record is freed when the thread exits.
  */
 #define _GNU_SOURCE             /* O_PATH */
 #include <errno.h>
@@ -14,17 +16,20 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "nlio.h"
+#include "nlsock.h"
 
 struct cached {
-	struct nl_sock s;       /* first: nl_put() finds the record from it */
-	int nslink;              /* this thread's /proc/.../ns/net link (O_PATH) */
+	struct nl_sock s;
+	int nslink;             /* this thread's /proc/.../ns/net link (O_PATH) */
 	char ns[48];            /* "net:[inode]" the socket was made in */
+	struct cached *next, *prev;
 };
 
 static pthread_key_t key;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int have_key;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct cached *threads;  /* every thread's record */
 
 static void forget(struct cached *c)
 {
@@ -33,32 +38,66 @@ static void forget(struct cached *c)
 	c->s.fd = -1;
 }
 
+static void unlink_record(struct cached *c)
+{
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		threads = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+}
+
 static void destroy(void *p)
 {
 	struct cached *c = p;
 
+	pthread_mutex_lock(&lock);
+	unlink_record(c);
+	pthread_mutex_unlock(&lock);
 	forget(c);
 	if (c->nslink >= 0)
 		close(c->nslink);
 	free(c);
 }
 
+static void before_fork(void)
+{
+	pthread_mutex_lock(&lock);
+}
+
+static void in_parent(void)
+{
+	pthread_mutex_unlock(&lock);
+}
+
+/*
+ * The child's only thread is the one that forked.  Every record's socket
+ * and namespace link is the parent's: close them all.  The other threads'
+ * records belong to threads that do not exist here: free them.
+ */
 static void in_child(void)
 {
-	struct cached *c = have_key ? pthread_getspecific(key) : NULL;
+	struct cached *mine = pthread_getspecific(key), *c, *next;
 
-	if (!c)
-		return;
-	forget(c);              /* the parent's socket: never read it here */
-	if (c->nslink >= 0)
-		close(c->nslink);        /* the parent's thread */
-	c->nslink = -1;
+	for (c = threads; c; c = next) {
+		next = c->next;
+		forget(c);
+		if (c->nslink >= 0)
+			close(c->nslink);
+		c->nslink = -1;
+		if (c != mine) {
+			unlink_record(c);
+			free(c);
+		}
+	}
+	pthread_mutex_unlock(&lock);
 }
 
 static void init(void)
 {
 	have_key = pthread_key_create(&key, destroy) == 0 &&
-		   pthread_atfork(NULL, NULL, in_child) == 0;
+		   pthread_atfork(before_fork, in_parent, in_child) == 0;
 }
 
 static int netns_of_thread(struct cached *c, char *id, size_t size)
@@ -94,10 +133,16 @@ static struct cached *thread_record(void)
 		free(c);
 		return NULL;
 	}
+	pthread_mutex_lock(&lock);
+	c->next = threads;
+	if (threads)
+		threads->prev = c;
+	threads = c;
+	pthread_mutex_unlock(&lock);
 	return c;
 }
 
-int nl_get(struct nl_sock *own, int strict, struct nl_sock **out)
+int nl_get(struct nl_sock *own, int strict, size_t want, struct nl_sock **out)
 {
 	struct cached *c = strict ? thread_record() : NULL;
 	char id[sizeof c->ns];
@@ -107,34 +152,25 @@ int nl_get(struct nl_sock *own, int strict, struct nl_sock **out)
 		if (c->s.fd >= 0 && strcmp(id, c->ns))
 			forget(c);
 		if (c->s.fd < 0) {
-			if ((r = nl_open(&c->s, 1)) < 0) {
+			if ((r = nl_open(&c->s, 1, want)) < 0) {
 				c->s.fd = -1;
 				return r;
 			}
 			memcpy(c->ns, id, sizeof id);
 		}
+		if (want > c->s.want)
+			c->s.want = want;
 		*out = &c->s;
 		return 0;
 	}
 	*out = own;
-	return nl_open(own, strict);
+	return nl_open(own, strict, want);
 }
 
-void nl_put(struct nl_sock *s, struct nl_sock *own, int failed)
+void nl_put(struct nl_sock *s, struct nl_sock *own)
 {
 	if (s == own)
 		nl_close(own);
-	else if (failed)
+	else if (s->dirty)
 		forget((struct cached *)s);
-}
-
-int nl_thread_socket(uint32_t *portid, uint32_t *seq)
-{
-	struct cached *c = have_key ? pthread_getspecific(key) : NULL;
-
-	if (!c || c->s.fd < 0)
-		return -1;
-	*portid = c->s.portid;
-	*seq = c->s.seq;
-	return 0;
 }

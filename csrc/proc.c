@@ -5,7 +5,7 @@
 #include <unistd.h>
 #include <sys/socket.h>
 
-#include "nlparse.h"
+#include "procnet.h"
 
 /* /proc files report no size: read until EOF into a growing buffer. */
 static int read_file(const char *path, char **buf, size_t *len)

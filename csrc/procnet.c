@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "nlparse.h"
+#include "procnet.h"
 
 struct cursor {
 	const char *p, *end;

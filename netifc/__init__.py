@@ -10,6 +10,7 @@ Go's ``net`` interface API on a C core::
     ['127.0.0.1/8', '::1/128']
 """
 import enum as _enum
+import os as _os
 
 from . import _netifc
 from ._netifc import (
@@ -25,7 +26,9 @@ from .render import render_brief, render_json, render_text, to_json
 
 __all__ = [
     "Addr",
+    "Addr6Flags",
     "AddrFlags",
+    "FOREVER",
     "Flags",
     "Interface",
     "NoSuchInterface",
@@ -89,7 +92,28 @@ class AddrFlags(_TextFlag):
     STABLE_PRIVACY = 0x800
 
 
-_netifc._register(Flags, AddrFlags)
+class Addr6Flags(_TextFlag):
+    """IPv6 address flags: the kernel's IFA_F_* bit values (0x01 is TEMPORARY)."""
+
+    TEMPORARY = 0x01
+    NODAD = 0x02
+    OPTIMISTIC = 0x04
+    DADFAILED = 0x08
+    HOMEADDRESS = 0x10
+    DEPRECATED = 0x20
+    TENTATIVE = 0x40
+    PERMANENT = 0x80
+    MANAGETEMPADDR = 0x100
+    NOPREFIXROUTE = 0x200
+    MCAUTOJOIN = 0x400
+    STABLE_PRIVACY = 0x800
+
+
+FOREVER = 0xFFFFFFFF
+
+_netifc._register(Flags, AddrFlags, Addr6Flags)
+if _os.environ.get("NETIFC_BACKEND"):
+    _netifc._set_backend(_os.environ["NETIFC_BACKEND"])
 
 
 class Snapshot:

@@ -4,7 +4,7 @@
  */
 #include <stdint.h>
 
-#include "../nlparse.h"
+#include "../procnet.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

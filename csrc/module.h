@@ -1,0 +1,53 @@
+/*
+ * module.h -- what the extension's two files share: the module state, the
+ * record types' constructors (records.c) and the one error translator
+ * (module.c).
+ */
+#ifndef NETIFC_MODULE_H
+#define NETIFC_MODULE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "netifc.h"
+
+#if PY_VERSION_HEX < 0x030A0000
+static inline PyObject *Py_NewRef(PyObject *o)
+{
+	Py_INCREF(o);
+	return o;
+}
+#endif
+#ifndef Py_TPFLAGS_IMMUTABLETYPE
+#define Py_TPFLAGS_IMMUTABLETYPE 0
+#endif
+
+typedef struct {
+	PyTypeObject *Interface;
+	PyTypeObject *Addr;
+	PyObject *NoSuchInterface;
+	PyObject *AddressFamily;        /* socket.AddressFamily */
+	PyObject *Flags;        /* netifc.Flags, AddrFlags, Addr6Flags, once registered */
+	PyObject *AddrFlags;
+	PyObject *Addr6Flags;
+	const struct netifc_backend *backend;
+	unsigned opts;          /* NETIFC_NO_* for every call (tests) */
+} modstate;
+
+modstate *netifc_state_of_type(PyTypeObject *tp);
+
+/* records.c: the Interface and Addr types. */
+int netifc_add_types(PyObject *m, modstate *st);
+PyObject *netifc_new_iface(modstate *st, const struct netifc_link *l, const char *pool);
+PyObject *netifc_links_tuple(modstate *st, const struct netifc_links *t);
+PyObject *netifc_addrs_tuple(modstate *st, const struct netifc_addrs *t);
+PyObject *netifc_make_interface(PyObject *m, PyObject *args);
+PyObject *netifc_make_addr(PyObject *m, PyObject *args);
+
+/*
+ * module.c: the one place a core error becomes an exception (NULL).  what:
+ * the index or name looked up, for NoSuchInterface; NULL elsewhere.
+ */
+PyObject *netifc_core_error(modstate *st, const struct netifc_call *c, int err, PyObject *what);
+
+#endif

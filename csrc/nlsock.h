@@ -1,0 +1,19 @@
+/*
+ * nlsock.h -- the socket a call uses: the calling thread's own, kept across
+ * calls (opened again after fork() or when the thread moved to another
+ * network namespace), or, where that cannot be, a fresh one (nlsock.c).
+ */
+#ifndef NETIFC_NLSOCK_H
+#define NETIFC_NLSOCK_H
+
+#include "nlio.h"
+
+/*
+ * *out is the thread's kept socket (strict checking on) or, when strict is
+ * 0 or no socket can be kept, own, opened here.  Its buffer is at least
+ * want bytes.  nl_put() after the call: a dirty socket is closed.
+ */
+int nl_get(struct nl_sock *own, int strict, size_t want, struct nl_sock **out);
+void nl_put(struct nl_sock *s, struct nl_sock *own);
+
+#endif
