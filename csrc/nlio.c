@@ -129,8 +129,10 @@ int nl_talk(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx)
 	do {
 		if ((n = nl_recv(s, &sender)) < 0)
 			return (int)n;
-		if (sender != 0)
-			continue;       /* not the kernel's: dropped, whatever its size */
+		if (sender != 0) {
+			r = NL_MORE;    /* not the kernel's: dropped, whatever its size */
+			continue;
+		}
 		if ((size_t)n > s->size) {
 			/* Cut: the rest of the reply stays unread, so this socket is done. */
 			s->want = (size_t)n;

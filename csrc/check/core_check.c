@@ -1,15 +1,22 @@
 /*
- * core_check.c -- every call of every backend and fallback path, many
- * times, from the main thread and from threads that then exit.  Built with
- * ASan+UBSan+LSan by csrc/check/run.sh: any memory error or leak of the C
- * core's own allocations fails it.  Exit status 0 when all is well.
+ * core_check.c -- every call of every backend and option, many times, from
+ * the main thread and from threads that then exit; and the socket layer's
+ * promises, on real sockets: another socket cannot queue a datagram on a
+ * request socket; a foreign datagram, even one larger than the buffer,
+ * costs nothing; a reply cut by a short buffer is reported at once, never
+ * waited on.  Built with ASan+UBSan+LSan by csrc/check/run.sh: any memory
+ * error or leak of the C core's own allocations fails it.  Exit status 0
+ * when all is well.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
 
-#include "../netifc.h"
+#include "../nlio.h"
 
 static int failures;
 
@@ -21,30 +28,36 @@ static void expect(int r, int want, const char *what)
 	}
 }
 
+static unsigned opts;           /* the options of this round's calls */
+
 static void round_of(const struct netifc_backend *b)
 {
 	struct netifc_links links = { 0 };
 	struct netifc_addrs addrs = { 0 };
-	struct netifc_link l;
+	struct netifc_call c = { .opts = opts };
 	int kind;
 
-	expect(b->links(&links) < 0, 0, "links");
+	expect(b->links(&c, &links) < 0, 0, "links");
 	netifc_links_free(&links);
-	expect(b->link_by_index(1, &l), 0, "link_by_index(1)");
-	expect(b->link_by_name("lo", &l), 0, "link_by_name(lo)");
-	expect(b->link_by_index(0x7ffffff0, &l), -ENODEV, "link_by_index(missing)");
-	expect(b->link_by_name("nfc-none0", &l), -ENODEV, "link_by_name(missing)");
+	expect(b->link(&c, 1, NULL, &links), 0, "link(1)");
+	expect(b->link(&c, 0, "lo", &links), 0, "link(lo)");
+	expect((int)links.n, 2, "two links appended");
+	netifc_links_free(&links);
+	expect(b->link(&c, 0x7ffffff0, NULL, &links), -ENODEV, "link(missing index)");
+	expect(b->link(&c, 0, "nfc-none0", &links), -ENODEV, "link(missing name)");
+	expect((int)links.n, 0, "nothing appended for a missing link");
+	netifc_links_free(&links);
 	for (kind = NETIFC_UNICAST; kind <= NETIFC_MULTICAST; kind++) {
-		expect(b->addrs(kind, 0, NULL, NULL, &addrs) < 0, 0, "addrs(all)");
+		expect(b->addrs(&c, kind, 0, NULL, NULL, &addrs) < 0, 0, "addrs(all)");
 		netifc_addrs_free(&addrs);
-		expect(b->addrs(kind, 0, NULL, &links, &addrs) < 0, 0, "addrs(all, links)");
+		expect(b->addrs(&c, kind, 0, NULL, &links, &addrs) < 0, 0, "addrs(all, links)");
 		netifc_links_free(&links);
 		netifc_addrs_free(&addrs);
-		expect(b->addrs(kind, 1, "lo", NULL, &addrs) < 0, 0, "addrs(lo)");
+		expect(b->addrs(&c, kind, 1, "lo", NULL, &addrs) < 0, 0, "addrs(lo)");
 		netifc_addrs_free(&addrs);
-		expect(b->addrs(kind, 1, NULL, NULL, &addrs) < 0, 0, "addrs(1)");
+		expect(b->addrs(&c, kind, 1, NULL, NULL, &addrs) < 0, 0, "addrs(1)");
 		netifc_addrs_free(&addrs);
-		expect(b->addrs(kind, 0x7ffffff0, NULL, NULL, &addrs), 0, "addrs(missing)");
+		expect(b->addrs(&c, kind, 0x7ffffff0, NULL, NULL, &addrs), 0, "addrs(missing)");
 		expect((int)addrs.n, 0, "addrs(missing) is empty");
 		netifc_addrs_free(&addrs);
 	}
@@ -61,16 +74,97 @@ static void *rounds(void *arg)
 	return NULL;
 }
 
+static int on_link(uint16_t type, const uint8_t *p, size_t len, void *ctx)
+{
+	int r = nl_parse_link(type, p, len, ctx);
+
+	return r < 0 ? r : 0;
+}
+
+/* Another socket, bound to a port of its own, sending to port `to`. */
+static int send_from_another(uint32_t to, size_t size)
+{
+	struct sockaddr_nl dst = { .nl_family = AF_NETLINK, .nl_pid = to };
+	struct sockaddr_nl me = { .nl_family = AF_NETLINK };
+	uint8_t *buf = calloc(1, size);
+	struct nlmsghdr h = { .nlmsg_len = (uint32_t)size, .nlmsg_type = NLMSG_DONE };
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), r;
+
+	if (fd < 0 || !buf || bind(fd, (struct sockaddr *)&me, sizeof me) < 0) {
+		r = -errno;
+		goto out;
+	}
+	memcpy(buf, &h, sizeof h);
+	r = sendto(fd, buf, size, 0, (struct sockaddr *)&dst, sizeof dst) < 0 ? -errno : 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return r;
+}
+
+static void check_sockets(void)
+{
+	struct sockaddr_nl nobody = { .nl_family = AF_UNSPEC };
+	struct netifc_links t = { 0 };
+	struct nl_link_req q;
+	struct nl_sock s;
+	size_t size;
+	int i, r;
+
+	/* Connected to the kernel: another socket's unicast is refused at the sender. */
+	expect(nl_open(&s, 1, 0), 0, "nl_open");
+	expect(send_from_another(s.portid, 64), -ECONNREFUSED, "forged datagram to a connected socket");
+
+	/* Unconnected (the second line): 40 KB forged datagrams cost no retry and no growth. */
+	expect(connect(s.fd, (struct sockaddr *)&nobody, sizeof nobody), 0, "disconnect");
+	netifc_link_request(&q, 0, 1, NULL);
+	expect(nl_talk(&s, &q.h, on_link, &t), 0, "first request");
+	size = s.size;
+	for (i = 0; i < 3; i++)
+		expect(send_from_another(s.portid, 40000), 0, "forged 40 KB datagram queued");
+	netifc_links_truncate(&t, 0);
+	netifc_link_request(&q, 0, 1, NULL);
+	expect(nl_talk(&s, &q.h, on_link, &t), 0, "request past forged datagrams");
+	expect((int)t.n, 1, "one link, the kernel's");
+	expect(t.n && !strcmp(t.v[0].name, "lo"), 1, "the link is lo");
+	expect(s.size == size && s.want == size, 1, "buffer not grown by a forgery");
+	expect(s.dirty, 0, "socket clean after its reply");
+	nl_close(&s);
+
+	/* A buffer too short: the cut is reported at once (no read waits for a DONE). */
+	expect(nl_open(&s, 1, 0), 0, "nl_open");
+	s.want = 64;
+	netifc_link_request(&q, NLM_F_DUMP, 0, NULL);
+	netifc_links_truncate(&t, 0);
+	r = nl_talk(&s, &q.h, on_link, &t);
+	expect(r, NL_ERR_CUT, "dump into 64 bytes is cut");
+	expect(s.dirty && s.want > 64, 1, "cut socket dirty, its size known");
+	size = s.want;
+	nl_close(&s);
+	for (i = 0, r = NL_ERR_CUT; i < 8 && r == NL_ERR_CUT; i++) {
+		expect(nl_open(&s, 1, size), 0, "nl_open with the size learned");
+		netifc_links_truncate(&t, 0);
+		r = nl_talk(&s, &q.h, on_link, &t);
+		size = s.want;
+		nl_close(&s);
+	}
+	expect(r, 0, "dump with the size learned");
+	expect(t.n > 0, 1, "links after the cut");
+	netifc_links_free(&t);
+}
+
 int main(void)
 {
 	static const unsigned modes[] = { 0, NETIFC_NO_STRICT_CHK, NETIFC_NO_NL_MCAST4,
 					  NETIFC_NO_NL_MCAST };
 	int n = 200, t, m;
 
+	check_sockets();
 	for (m = 0; m < 4; m++) {
 		pthread_t th[4];
 
-		netifc_linux_set_fallbacks(modes[m]);
+		opts = modes[m];
 		rounds(&n);
 		for (t = 0; t < 4; t++)
 			pthread_create(&th[t], NULL, rounds, &n);

@@ -18,15 +18,10 @@ struct tables {
 static int on_msg(uint16_t type, const uint8_t *p, size_t len, void *ctx)
 {
 	struct tables *t = ctx;
-	struct netifc_link *l = netifc_links_push(&t->links);
 	struct netifc_addr *a;
 	int r;
 
-	if (!l)
-		return -12;
-	if ((r = nl_parse_link(type, p, len, l)) <= 0)
-		t->links.n--;
-	if (r < 0)
+	if ((r = nl_parse_link(type, p, len, &t->links)) < 0)
 		return r;
 	if (!(a = netifc_addrs_push(&t->addrs)))
 		return -12;
