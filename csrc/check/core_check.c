@@ -103,6 +103,40 @@ out:
 	return r;
 }
 
+/* Appends an attribute at *at: its aligned length. */
+static size_t put_attr(uint8_t *at, uint16_t type, const void *data, size_t len)
+{
+	struct rtattr a = { .rta_len = (unsigned short)RTA_LENGTH(len), .rta_type = type };
+
+	memcpy(at, &a, sizeof a);
+	memcpy(at + RTA_LENGTH(0), data, len);
+	return RTA_SPACE(len);
+}
+
+/* A message with two IFLA_ADDRESS, the second shorter: no byte of the first stays. */
+static void check_no_stale_bytes(void)
+{
+	static const uint8_t long_hw[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	static const uint8_t short_hw[6] = { 9, 9, 9, 9, 9, 9 };
+	static const uint8_t zero[NETIFC_HWADDR_MAX];
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = 7, .ifi_type = 1 };
+	struct netifc_links t = { 0 };
+	uint8_t msg[256] = { 0 };
+	size_t n = NLMSG_ALIGN(sizeof ifi);
+
+	memcpy(msg, &ifi, sizeof ifi);
+	n += put_attr(msg + n, IFLA_IFNAME, "x0", 3);
+	n += put_attr(msg + n, IFLA_ADDRESS, long_hw, sizeof long_hw);
+	n += put_attr(msg + n, IFLA_ADDRESS, short_hw, sizeof short_hw);
+	n += put_attr(msg + n, IFLA_BROADCAST, long_hw, sizeof long_hw);
+	n += put_attr(msg + n, IFLA_BROADCAST, short_hw, sizeof short_hw);
+	expect(nl_parse_link(RTM_NEWLINK, msg, n, &t), 1, "parse a link with two addresses");
+	expect(t.n == 1 && t.v[0].hwaddr_len == 6 && t.v[0].brd_len == 6, 1, "the last address counts");
+	expect(t.n == 1 && !memcmp(t.v[0].hwaddr + 6, zero, sizeof zero - 6) &&
+	       !memcmp(t.v[0].brd + 6, zero, sizeof zero - 6), 1, "no stale bytes after it");
+	netifc_links_free(&t);
+}
+
 static void check_sockets(void)
 {
 	struct sockaddr_nl nobody = { .nl_family = AF_UNSPEC };
@@ -160,6 +194,7 @@ int main(void)
 					  NETIFC_NO_NL_MCAST };
 	int n = 200, t, m;
 
+	check_no_stale_bytes();
 	check_sockets();
 	for (m = 0; m < 4; m++) {
 		pthread_t th[4];
