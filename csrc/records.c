@@ -2,8 +2,8 @@
  * records.c -- the core's records as immutable Python objects: Interface
  * and Addr.
  *
- * An object holds its C record (an Interface also its altnames, NUL-ended,
- * after it).  Derived values (strings, ipaddress objects, enums) are
+ * An Addr holds its C record; an Interface the fields of its record and,
+ * after them, only the bytes its link has (addresses, altnames).  Derived values (strings, ipaddress objects, enums) are
  * computed by getters when asked for, never stored twice.  Equality and
  * hash use exactly the exposed fields, compared one by one: an Addr's two
  * lifetimes are left out, as they count down while the address stays the
@@ -17,10 +17,18 @@
 
 #define ALTNAME_MAX 128         /* ALTIFNAMSIZ, the NUL included */
 
+/* Only the bytes a link has: ob_size counts those of data. */
 typedef struct {
 	PyObject_VAR_HEAD
-	struct netifc_link l;   /* l.alt_len bytes of altnames follow in alt */
-	char alt[1];
+	int32_t index;
+	uint32_t mtu;
+	uint32_t flags;
+	uint16_t type;
+	uint8_t operstate;
+	uint8_t hwaddr_len;
+	uint8_t brd_len;
+	char name[NETIFC_NAMESIZ];
+	uint8_t data[1];        /* hardware address, broadcast, then NUL-ended altnames */
 } IfaceObject;
 
 typedef struct {
@@ -28,7 +36,7 @@ typedef struct {
 	struct netifc_addr a;
 } AddrObject;
 
-#define IFACE(o) (&((IfaceObject *)(o))->l)
+#define IFACE(o) ((IfaceObject *)(o))
 #define ADDR(o) (&((AddrObject *)(o))->a)
 
 /* ---- shared ------------------------------------------------------------ */
@@ -124,15 +132,36 @@ static unsigned long go_flags(uint32_t f)
 
 PyObject *netifc_new_iface(modstate *st, const struct netifc_link *l, const char *pool)
 {
-	IfaceObject *o = PyObject_NewVar(IfaceObject, st->Interface, (Py_ssize_t)l->alt_len);
+	size_t n = (size_t)l->hwaddr_len + l->brd_len + l->alt_len;
+	IfaceObject *o = PyObject_NewVar(IfaceObject, st->Interface, (Py_ssize_t)n);
 
 	if (!o)
 		return NULL;
-	o->l = *l;
-	o->l.alt_off = 0;
+	o->index = l->index;
+	o->mtu = l->mtu;
+	o->flags = l->flags;
+	o->type = l->type;
+	o->operstate = l->operstate;
+	o->hwaddr_len = l->hwaddr_len;
+	o->brd_len = l->brd_len;
+	memcpy(o->name, l->name, sizeof o->name);
+	memcpy(o->data, l->hwaddr, l->hwaddr_len);
+	memcpy(o->data + l->hwaddr_len, l->brd, l->brd_len);
 	if (l->alt_len)
-		memcpy(o->alt, pool + l->alt_off, l->alt_len);
+		memcpy(o->data + l->hwaddr_len + l->brd_len, pool + l->alt_off, l->alt_len);
 	return (PyObject *)o;
+}
+
+static const uint8_t *iface_brd_at(const IfaceObject *o)
+{
+	return o->data + o->hwaddr_len;
+}
+
+/* The altnames and their length. */
+static const char *iface_alt_at(const IfaceObject *o, size_t *len)
+{
+	*len = (size_t)Py_SIZE(o) - o->hwaddr_len - o->brd_len;
+	return (const char *)o->data + o->hwaddr_len + o->brd_len;
 }
 
 static PyObject *iface_index(PyObject *self, void *c) { (void)c; return PyLong_FromLong(IFACE(self)->index); }
@@ -150,24 +179,25 @@ static PyObject *iface_flags(PyObject *self, void *c)
 static PyObject *iface_hw(PyObject *self, void *c)
 {
 	(void)c;
-	return PyBytes_FromStringAndSize((const char *)IFACE(self)->hwaddr, IFACE(self)->hwaddr_len);
+	return PyBytes_FromStringAndSize((const char *)IFACE(self)->data, IFACE(self)->hwaddr_len);
 }
 
 static PyObject *iface_brd(PyObject *self, void *c)
 {
 	(void)c;
-	return PyBytes_FromStringAndSize((const char *)IFACE(self)->brd, IFACE(self)->brd_len);
+	return PyBytes_FromStringAndSize((const char *)iface_brd_at(IFACE(self)),
+					 IFACE(self)->brd_len);
 }
 
 static PyObject *iface_hw_str(PyObject *self, void *c)
 {
-	const struct netifc_link *l = IFACE(self);
+	const IfaceObject *o = IFACE(self);
 	char buf[NETIFC_HWADDR_MAX * 3 + 1] = "";
 	int i;
 
 	(void)c;
-	for (i = 0; i < l->hwaddr_len; i++)
-		snprintf(buf + (i ? 3 * i - 1 : 0), 4, i ? ":%02x" : "%02x", l->hwaddr[i]);
+	for (i = 0; i < o->hwaddr_len; i++)
+		snprintf(buf + (i ? 3 * i - 1 : 0), 4, i ? ":%02x" : "%02x", o->data[i]);
 	return PyUnicode_FromString(buf);
 }
 
@@ -183,14 +213,14 @@ static PyObject *iface_operstate(PyObject *self, void *c)
 
 static PyObject *iface_altnames(PyObject *self, void *c)
 {
-	const IfaceObject *o = (const IfaceObject *)self;
+	size_t len, at = 0, n;
+	const char *alt = iface_alt_at(IFACE(self), &len);
 	PyObject *list = PyList_New(0), *name, *res;
-	size_t at = 0, n;
 
 	(void)c;
-	while (list && at < o->l.alt_len) {
-		n = strlen(o->alt + at);
-		if (!(name = PyUnicode_DecodeFSDefaultAndSize(o->alt + at, (Py_ssize_t)n)) ||
+	while (list && at < len) {
+		n = strlen(alt + at);
+		if (!(name = PyUnicode_DecodeFSDefaultAndSize(alt + at, (Py_ssize_t)n)) ||
 		    PyList_Append(list, name) < 0)
 			Py_CLEAR(list);
 		Py_XDECREF(name);
@@ -209,12 +239,12 @@ static PyObject *iface_addrs_kind(PyObject *self, enum netifc_kind kind)
 	const struct netifc_backend *b = st->backend;
 	struct netifc_call call = { .opts = st->opts };
 	struct netifc_addrs t = { 0 };
-	const struct netifc_link *l = IFACE(self);
+	const IfaceObject *o = IFACE(self);
 	PyObject *res;
 	int r;
 
 	Py_BEGIN_ALLOW_THREADS
-	r = b->addrs(&call, kind, l->index, l->name, NULL, &t);
+	r = b->addrs(&call, kind, o->index, o->name, NULL, &t);
 	Py_END_ALLOW_THREADS
 	res = r < 0 ? netifc_core_error(st, &call, r, NULL) : netifc_addrs_tuple(st, &t);
 	netifc_addrs_free(&t);
@@ -235,17 +265,17 @@ static PyObject *iface_maddrs(PyObject *self, PyObject *unused)
 
 static PyObject *iface_reduce(PyObject *self, PyObject *unused)
 {
-	const struct netifc_link *l = IFACE(self);
+	const IfaceObject *o = IFACE(self);
 	PyObject *mod = PyType_GetModule(Py_TYPE(self)), *fn;
 
 	(void)unused;
 	if (!mod || !(fn = PyObject_GetAttrString(mod, "_interface")))
 		return NULL;
-	return Py_BuildValue("(N(iNkky#iiy#N))", fn, l->index, iface_name(self, NULL),
-			     (unsigned long)l->mtu, (unsigned long)l->flags,
-			     (const char *)l->hwaddr, (Py_ssize_t)l->hwaddr_len,
-			     (int)l->type, (int)l->operstate,
-			     (const char *)l->brd, (Py_ssize_t)l->brd_len,
+	return Py_BuildValue("(N(iNkky#iiy#N))", fn, o->index, iface_name(self, NULL),
+			     (unsigned long)o->mtu, (unsigned long)o->flags,
+			     (const char *)o->data, (Py_ssize_t)o->hwaddr_len,
+			     (int)o->type, (int)o->operstate,
+			     (const char *)iface_brd_at(o), (Py_ssize_t)o->brd_len,
 			     iface_altnames(self, NULL));
 }
 
@@ -261,33 +291,29 @@ static PyObject *iface_repr(PyObject *self)
 
 static int iface_same(PyObject *a, PyObject *b)
 {
-	const IfaceObject *x = (const IfaceObject *)a, *y = (const IfaceObject *)b;
+	const IfaceObject *x = IFACE(a), *y = IFACE(b);
 
-	return x->l.index == y->l.index && x->l.mtu == y->l.mtu && x->l.flags == y->l.flags &&
-	       x->l.type == y->l.type && x->l.operstate == y->l.operstate &&
-	       !strcmp(x->l.name, y->l.name) &&
-	       x->l.hwaddr_len == y->l.hwaddr_len &&
-	       !memcmp(x->l.hwaddr, y->l.hwaddr, x->l.hwaddr_len) &&
-	       x->l.brd_len == y->l.brd_len && !memcmp(x->l.brd, y->l.brd, x->l.brd_len) &&
-	       x->l.alt_len == y->l.alt_len && !memcmp(x->alt, y->alt, x->l.alt_len);
+	return x->index == y->index && x->mtu == y->mtu && x->flags == y->flags &&
+	       x->type == y->type && x->operstate == y->operstate &&
+	       !strcmp(x->name, y->name) && x->hwaddr_len == y->hwaddr_len &&
+	       x->brd_len == y->brd_len && Py_SIZE(x) == Py_SIZE(y) &&
+	       !memcmp(x->data, y->data, (size_t)Py_SIZE(x));
 }
 
 static Py_hash_t iface_hash(PyObject *self)
 {
-	const IfaceObject *o = (const IfaceObject *)self;
+	const IfaceObject *o = IFACE(self);
 	uint64_t h = HASH_START;
 
-	HASH_FIELD(&h, o->l.index);
-	HASH_FIELD(&h, o->l.mtu);
-	HASH_FIELD(&h, o->l.flags);
-	HASH_FIELD(&h, o->l.type);
-	HASH_FIELD(&h, o->l.operstate);
-	hash_add(&h, o->l.name, strlen(o->l.name) + 1);
-	HASH_FIELD(&h, o->l.hwaddr_len);
-	hash_add(&h, o->l.hwaddr, o->l.hwaddr_len);
-	HASH_FIELD(&h, o->l.brd_len);
-	hash_add(&h, o->l.brd, o->l.brd_len);
-	hash_add(&h, o->alt, o->l.alt_len);
+	HASH_FIELD(&h, o->index);
+	HASH_FIELD(&h, o->mtu);
+	HASH_FIELD(&h, o->flags);
+	HASH_FIELD(&h, o->type);
+	HASH_FIELD(&h, o->operstate);
+	hash_add(&h, o->name, strlen(o->name) + 1);
+	HASH_FIELD(&h, o->hwaddr_len);
+	HASH_FIELD(&h, o->brd_len);
+	hash_add(&h, o->data, (size_t)Py_SIZE(o));
 	return hash_end(h);
 }
 
@@ -337,7 +363,7 @@ static PyType_Slot iface_slots[] = {
 };
 
 static PyType_Spec iface_spec = {
-	"netifc.Interface", offsetof(IfaceObject, alt), 1,
+	"netifc.Interface", offsetof(IfaceObject, data), 1,
 	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, iface_slots,
 };
 
