@@ -90,6 +90,23 @@ static PyObject *enum_of(PyObject *cls, unsigned long v)
 	return cls ? PyObject_CallFunction(cls, "k", v) : PyLong_FromUnsignedLong(v);
 }
 
+/* A tuple of the n records of a table, each made by make(st, table, i). */
+static PyObject *tuple_of(modstate *st, const void *table, size_t n,
+			  PyObject *(*make)(modstate *, const void *, size_t))
+{
+	PyObject *tup = PyTuple_New((Py_ssize_t)n), *o;
+	size_t i;
+
+	for (i = 0; tup && i < n; i++) {
+		if (!(o = make(st, table, i))) {
+			Py_CLEAR(tup);
+			break;
+		}
+		PyTuple_SET_ITEM(tup, (Py_ssize_t)i, o);
+	}
+	return tup;
+}
+
 /* "Type(field=repr, ...)": each field as its attribute returns it. */
 static PyObject *fields_repr(PyObject *self, const char *const *fields)
 {
@@ -367,19 +384,16 @@ static PyType_Spec iface_spec = {
 	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, iface_slots,
 };
 
+static PyObject *link_at(modstate *st, const void *table, size_t i)
+{
+	const struct netifc_links *t = table;
+
+	return netifc_new_iface(st, &t->v[i], t->pool);
+}
+
 PyObject *netifc_links_tuple(modstate *st, const struct netifc_links *t)
 {
-	PyObject *tup = PyTuple_New((Py_ssize_t)t->n), *o;
-	size_t i;
-
-	for (i = 0; tup && i < t->n; i++) {
-		if (!(o = netifc_new_iface(st, &t->v[i], t->pool))) {
-			Py_CLEAR(tup);
-			break;
-		}
-		PyTuple_SET_ITEM(tup, (Py_ssize_t)i, o);
-	}
-	return tup;
+	return tuple_of(st, t, t->n, link_at);
 }
 
 /* ---- Addr ------------------------------------------------------------- */
@@ -393,19 +407,14 @@ static PyObject *new_addr(modstate *st, const struct netifc_addr *a)
 	return (PyObject *)o;
 }
 
+static PyObject *addr_at(modstate *st, const void *table, size_t i)
+{
+	return new_addr(st, &((const struct netifc_addrs *)table)->v[i]);
+}
+
 PyObject *netifc_addrs_tuple(modstate *st, const struct netifc_addrs *t)
 {
-	PyObject *tup = PyTuple_New((Py_ssize_t)t->n), *o;
-	size_t i;
-
-	for (i = 0; tup && i < t->n; i++) {
-		if (!(o = new_addr(st, &t->v[i]))) {
-			Py_CLEAR(tup);
-			break;
-		}
-		PyTuple_SET_ITEM(tup, (Py_ssize_t)i, o);
-	}
-	return tup;
+	return tuple_of(st, t, t->n, addr_at);
 }
 
 static PyObject *ip_text(int family, const uint8_t *p)
