@@ -1,83 +1,107 @@
 """python -m netifc: show network interfaces and their addresses, like ``ip addr``."""
+from __future__ import annotations
+
 import argparse
 import os
 import socket
 import sys
+from typing import List, Optional, Sequence, Tuple
 
 import netifc
 
 
-def _parser():
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="netifc",
         description="Show network interfaces with their addresses (or multicast groups).",
     )
-    p.add_argument("ifname", nargs="?", metavar="IFNAME", help="show this interface only")
+    p.add_argument("ifname", nargs="?", metavar="IFNAME",
+                   help="show this interface only (its name or one of its altnames)")
     form = p.add_mutually_exclusive_group()
     form.add_argument("-b", "--brief", action="store_true", help="one line per interface")
     form.add_argument("-j", "--json", action="store_true", help="JSON (schema in README)")
     fam = p.add_mutually_exclusive_group()
     fam.add_argument("-4", dest="family", action="store_const", const=socket.AF_INET,
-                     help="IPv4 addresses only")
+                     help="IPv4 only: the interfaces with an IPv4 address, and those addresses")
     fam.add_argument("-6", dest="family", action="store_const", const=socket.AF_INET6,
-                     help="IPv6 addresses only")
+                     help="IPv6 only: the interfaces with an IPv6 address, and those addresses")
     p.add_argument("-m", "--multicast", action="store_true",
                    help="multicast groups instead of addresses")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the output (auto: on a terminal, unless NO_COLOR is set)")
+    p.add_argument("--version", action="version", version=f"%(prog)s {netifc.__version__}")
     return p
 
 
-def _use_color(choice, stream):
+def _use_color(choice: str, stream: object) -> bool:
     if choice == "auto":
-        return stream.isatty() and not os.environ.get("NO_COLOR")
+        isatty = getattr(stream, "isatty", None)
+        return bool(isatty and isatty()) and not os.environ.get("NO_COLOR")
     return choice == "always"
 
 
-def _gather(args):
-    if args.ifname is not None:
-        iface = netifc.interface_by_name(args.ifname)
-        addrs = iface.multicast_addrs() if args.multicast else iface.addrs()
+def _find(name: str) -> netifc.Interface:
+    """The interface with this name; like ip, an altname finds its interface
+    too (the API's interface_by_name() matches the primary name only, as Go)."""
+    try:
+        return netifc.interface_by_name(name)
+    except netifc.NoSuchInterface:
+        for i in netifc.interfaces():
+            if name in i.altnames:
+                return i
+        raise
+
+
+def _gather(ifname: Optional[str], multicast: bool
+            ) -> Tuple[Sequence[netifc.Interface], Sequence[netifc.Addr]]:
+    if ifname is not None:
+        iface = _find(ifname)
+        addrs = iface.multicast_addrs() if multicast else iface.addrs()
         return (iface,), addrs
-    snap = netifc.multicast_snapshot() if args.multicast else netifc.snapshot()
+    snap = netifc.multicast_snapshot() if multicast else netifc.snapshot()
     return snap.interfaces, snap.addrs
 
 
-def _write(text):
+def _write(text: str) -> None:
     """Interface names are bytes: one that is not valid in the locale's encoding
     goes out as the bytes it is (surrogateescape), never as an error."""
     stream = sys.stdout
     encoding = getattr(stream, "encoding", None) or "utf-8"
-    if hasattr(stream, "buffer"):
-        stream.flush()
-        try:
-            data = text.encode(encoding, "surrogateescape")
-        except UnicodeEncodeError:      # a name the locale's encoding cannot spell
-            data = text.encode(encoding, "backslashreplace")
-        stream.buffer.write(data)
-        stream.buffer.flush()
-    else:
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
         stream.write(text)
         stream.flush()
-
-
-def main(argv=None):
-    args = _parser().parse_args(argv)
+        return
+    stream.flush()
     try:
-        interfaces, addrs = _gather(args)
+        data = text.encode(encoding, "surrogateescape")
+    except UnicodeEncodeError:      # a name the locale's encoding cannot spell
+        data = text.encode(encoding, "backslashreplace")
+    buffer.write(data)
+    buffer.flush()
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Run the command line; returns the exit status (0, 1 on a failure, and
+    2 through SystemExit on a usage error)."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.ifname == "":
+        parser.error("argument IFNAME: an interface name cannot be empty")
+    try:
+        interfaces, addrs = _gather(args.ifname, args.multicast)
     except (netifc.NoSuchInterface, ValueError) as e:
         print(f"netifc: {e.args[0] if e.args else e}", file=sys.stderr)
         return 1
     except OSError as e:
         print(f"netifc: {e.strerror or e}", file=sys.stderr)
         return 1
-    if args.family is not None:
-        addrs = [a for a in addrs if a.family == args.family]
     if args.json:
-        out = netifc.render_json(interfaces, addrs, multicast=args.multicast)
+        out = netifc.render_json(interfaces, addrs, multicast=args.multicast,
+                                 family=args.family)
     else:
         render = netifc.render_brief if args.brief else netifc.render_text
-        out = render(interfaces, addrs, multicast=args.multicast,
+        out = render(interfaces, addrs, multicast=args.multicast, family=args.family,
                      color=_use_color(args.color, sys.stdout))
     try:
         _write(out)

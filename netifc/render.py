@@ -1,120 +1,257 @@
 """Renderers: what ``python -m netifc`` prints, as functions tooling can call.
 
 Each takes interfaces and the addresses (or multicast groups) to show with
-them; an address is shown under the interface whose index it carries.
+them; an address is shown under the interface whose index it carries. The
+text forms follow iproute2's ``ip addr`` and ``ip -br addr`` line by line,
+less what netifc does not know (README.rst lists it).
 """
+from __future__ import annotations
+
 import json
+import os
 import socket
+from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
-__all__ = ["render_text", "render_brief", "render_json", "to_json", "JSON_SCHEMA_VERSION"]
+if TYPE_CHECKING:
+    from ._netifc import Addr, Interface
 
-JSON_SCHEMA_VERSION = 1
+__all__ = ["render_text", "render_brief", "render_json", "to_json", "JSON_SCHEMA_VERSION",
+           "JSONValue"]
 
+JSON_SCHEMA_VERSION = 2
+
+JSONValue = Union[None, bool, int, str, List["JSONValue"], Dict[str, "JSONValue"]]
+"""One value of the JSON document, as ``json.loads`` gives it back."""
+
+_FOREVER = 0xFFFFFFFF
+
+# iproute2's names for ARPHRD_* link types; any other prints as "[N]".
 _LINK_TYPES = {
-    1: "ether", 24: "ieee1394", 32: "infiniband", 512: "ppp", 768: "ipip",
-    769: "tunnel6", 772: "loopback", 776: "sit", 778: "gre", 823: "ip6gre",
-    65534: "none",
+    0: "netrom", 1: "ether", 2: "eether", 3: "ax25", 4: "pronet", 5: "chaos",
+    6: "ieee802", 7: "arcnet", 8: "atalk", 15: "dlci", 19: "atm", 23: "metricom",
+    24: "ieee1394", 32: "infiniband", 256: "slip", 257: "cslip", 258: "slip6",
+    259: "cslip6", 260: "rsrvd", 264: "adapt", 270: "rose", 271: "x25", 272: "hwx25",
+    280: "can", 512: "ppp", 513: "hdlc", 516: "lapb", 517: "ddcmp", 518: "rawhdlc",
+    768: "ipip", 769: "tunnel6", 770: "frad", 771: "skip", 772: "loopback",
+    773: "ltalk", 774: "fddi", 775: "bif", 776: "sit", 777: "ip/ddp", 778: "gre",
+    779: "pimreg", 780: "hippi", 781: "ash", 782: "econet", 783: "irda", 784: "fcpp",
+    785: "fcal", 786: "fcpl", **{787 + i: f"fcfb{i}" for i in range(13)},
+    800: "tr", 801: "ieee802.11", 802: "ieee802.11/prism", 803: "ieee802.11/radiotap",
+    804: "ieee802.15.4", 805: "ieee802.15.4/monitor", 820: "phonet", 821: "phonet_pipe",
+    822: "caif", 823: "gre6", 824: "netlink", 825: "6lowpan", 65534: "none",
+    65535: "void",
 }
+# IP tunnels put their IPv4 (or IPv6) endpoints where a hardware address goes;
+# netifc keeps neither, so their link line shows no address.
+_TUNNEL_ENDPOINT_LEN = {768: 4, 776: 4, 778: 4, 769: 16, 823: 16}
+
 _SCOPES = {0: "global", 200: "site", 253: "link", 254: "host", 255: "nowhere"}
-_FLAG_WORDS = ("UP", "BROADCAST", "LOOPBACK", "POINTTOPOINT", "MULTICAST", "RUNNING")
+
+# The kernel's IFF_* bits in the order ip prints them (RUNNING never is:
+# NO-CARRIER stands for UP without it).
+_IFF_UP = 0x1
+_IFF_POINTOPOINT = 0x10
+_IFF_RUNNING = 0x40
+_IFF_WORDS = (
+    (0x8, "LOOPBACK"), (0x2, "BROADCAST"), (0x10, "POINTOPOINT"), (0x1000, "MULTICAST"),
+    (0x80, "NOARP"), (0x200, "ALLMULTI"), (0x100, "PROMISC"), (0x400, "MASTER"),
+    (0x800, "SLAVE"), (0x4, "DEBUG"), (0x8000, "DYNAMIC"), (0x4000, "AUTOMEDIA"),
+    (0x2000, "PORTSEL"), (0x20, "NOTRAILERS"), (0x1, "UP"), (0x10000, "LOWER_UP"),
+    (0x20000, "DORMANT"), (0x40000, "ECHO"),
+)
+
+# IFA_F_* bits in the order ip prints them; bit 0x01 is "temporary" on IPv6.
+_IFA_F_SECONDARY = 0x01
+_IFA_F_DEPRECATED = 0x20
+_IFA_F_PERMANENT = 0x80
+_IFA_WORDS = (
+    (0x01, "secondary"), (0x02, "nodad"), (0x04, "optimistic"), (0x08, "dadfailed"),
+    (0x10, "home"), (0x20, "deprecated"), (0x40, "tentative"), (0x80, "permanent"),
+    (0x100, "mngtmpaddr"), (0x200, "noprefixroute"), (0x400, "autojoin"),
+    (0x800, "stable-privacy"),
+)
+
 _COLORS = {"name": "36", "up": "32", "down": "31", "inet": "35", "inet6": "34", "mac": "33"}
 
 
-def _paint(text, what, color):
+def _paint(text: str, what: str, color: bool) -> str:
     if not color or what not in _COLORS:
         return text
     return f"\x1b[{_COLORS[what]}m{text}\x1b[0m"
 
 
-def _family_word(a):
+def _family_word(a: Addr) -> str:
     return "inet" if a.family == socket.AF_INET else "inet6"
 
 
-def _scope_word(scope):
+def _scope_word(scope: int) -> str:
     return _SCOPES.get(scope, str(scope))
 
 
-def _group(addrs):
-    by = {}
-    for a in addrs:
-        by.setdefault(a.index, []).append(a)
-    return by
-
-
-def _flag_words(iface):
-    return [w for w in _FLAG_WORDS if int(iface.flags) & (1 << _FLAG_WORDS.index(w))]
-
-
-def _lifetime(v):
-    return "forever" if v is None else f"{v}sec"
-
-
-def _addr_flag_words(a):
-    words = [n.lower() for n in str(a.flags).split("|") if n not in ("0", "permanent")]
-    if a.valid_lifetime is not None:
-        words.insert(0, "dynamic")
+def _link_flag_words(raw_flags: int) -> List[str]:
+    """The kernel's IFF_* word as ip prints it between ``<`` and ``>``:
+    ``["NO-CARRIER", "POINTOPOINT", "MULTICAST", "NOARP", "UP"]``, any bit
+    without a name last, in hex."""
+    words = []
+    if raw_flags & _IFF_UP and not raw_flags & _IFF_RUNNING:
+        words.append("NO-CARRIER")
+    left = raw_flags & ~_IFF_RUNNING
+    for bit, word in _IFF_WORDS:
+        if left & bit:
+            words.append(word)
+            left &= ~bit
+    if left:
+        words.append(f"{left:x}")
     return words
 
 
-def _addr_lines(a, color, multicast):
-    fam = _paint(_family_word(a), "inet" if a.family == socket.AF_INET else "inet6", color)
-    if multicast:
-        ip = a.address + (f"%{a.zone}" if a.zone else "")
-        return [f"    {fam} {ip}"]
+def _addr_flag_words(a: Addr) -> List[str]:
+    """ip's words for an address's IFA_F_* bits, in ip's order. "dynamic"
+    stands where "permanent" would be missing, when the backend knows
+    (lifetimes known); bits without a name end as ``flags XX``."""
+    words = []
+    left = int(a.flags)
+    for bit, word in _IFA_WORDS:
+        if bit == _IFA_F_PERMANENT:
+            if not left & bit and a.valid_lifetime is not None:
+                words.append("dynamic")
+        elif left & bit:
+            if bit == _IFA_F_SECONDARY and a.family == socket.AF_INET6:
+                word = "temporary"
+            words.append(word)
+        left &= ~bit
+    if left:
+        words.append(f"flags {left:02x}")
+    return words
+
+
+def _lifetime(seconds: Optional[int], signed: bool = False) -> str:
+    if seconds is None:
+        return "unknown"
+    if seconds == _FOREVER:
+        return "forever"
+    if signed and seconds >= 1 << 31:      # ip prints a deprecated address's as signed
+        seconds -= 1 << 32
+    return f"{seconds}sec"
+
+
+def _link_addr_text(hw: bytes) -> str:
+    return ":".join(f"{b:02x}" for b in hw)
+
+
+def _link_line(i: Interface, color: bool) -> str:
+    """``link/ether 02:fc:00:00:00:01 brd ff:ff:ff:ff:ff:ff``. The kernel sends
+    the address and the broadcast address together, of one length; netifc's
+    hardware_addr is b"" when all zero, so the broadcast's length restores it."""
+    line = f"    link/{_LINK_TYPES.get(i.link_type, f'[{i.link_type}]')}"
+    brd = i.hardware_broadcast
+    if _TUNNEL_ENDPOINT_LEN.get(i.link_type) == len(brd):
+        return line
+    hw = i.hardware_addr or (bytes(len(brd)) if brd else b"")
+    if hw:
+        line += " " + _paint(_link_addr_text(hw), "mac", color)
+    if brd:
+        word = "peer" if i.raw_flags & _IFF_POINTOPOINT else "brd"
+        line += f" {word} " + _paint(_link_addr_text(brd), "mac", color)
+    return line
+
+
+def _local_text(a: Addr, color: bool) -> str:
+    """``192.0.2.1/24`` or ``10.9.0.1 peer 10.9.0.2/32``: no zone, as ip."""
+    fam = _family_word(a)
+    text = _paint(a.address, fam, color)
     if a.peer is not None:
-        where = f"{a.address} peer {a.peer}/{a.prefixlen}"
-    else:
-        where = str(a)
-    parts = [f"    {fam} {where}"]
+        text += " peer " + _paint(a.peer, fam, color)
+    return f"{text}/{a.prefixlen}"
+
+
+def _addr_lines(a: Addr, color: bool, multicast: bool) -> List[str]:
+    fam = _family_word(a)
+    if multicast:
+        return [f"    {fam} {_paint(a.address, fam, color)}"]
+    parts = [f"    {fam} {_local_text(a, color)}"]
     if a.broadcast is not None:
-        parts.append(f"brd {a.broadcast}")
+        parts.append(f"brd {_paint(a.broadcast, fam, color)}")
     parts.append(f"scope {_scope_word(a.scope)}")
     parts.extend(_addr_flag_words(a))
+    deprecated = bool(int(a.flags) & _IFA_F_DEPRECATED)
     return [
         " ".join(parts),
-        f"       valid_lft {_lifetime(a.valid_lifetime)} "
-        f"preferred_lft {_lifetime(a.preferred_lifetime)}",
+        f"       valid_lft {_lifetime(a.valid_lifetime)}"
+        f" preferred_lft {_lifetime(a.preferred_lifetime, signed=deprecated)}",
     ]
 
 
-def render_text(interfaces, addrs, *, color=False, multicast=False):
-    """``ip addr``-style text: a block per interface, its addresses below."""
-    by = _group(addrs)
+def _select(interfaces: Iterable[Interface], addrs: Iterable[Addr],
+            family: Optional[int]) -> List[Tuple[Interface, List[Addr]]]:
+    """Each interface with its addresses, in order. With a family, only that
+    family's addresses, and only the interfaces that have one (as ``ip -4``)."""
+    by: Dict[int, List[Addr]] = {}
+    for a in addrs:
+        if family is None or a.family == family:
+            by.setdefault(a.index, []).append(a)
+    return [(i, by.get(i.index, [])) for i in interfaces
+            if family is None or i.index in by]
+
+
+def render_text(interfaces: Iterable[Interface], addrs: Iterable[Addr], *,
+                color: bool = False, multicast: bool = False,
+                family: Optional[int] = None) -> str:
+    """``ip addr``-style text: a block per interface, its addresses below.
+
+    ``family`` (``socket.AF_INET`` or ``AF_INET6``) shows only that family's
+    addresses and the interfaces that have one, without the link line, as
+    ``ip -4 addr`` / ``ip -6 addr`` do.
+    """
     out = []
-    for i in interfaces:
+    for i, shown in _select(interfaces, addrs, family):
         state = i.operstate.upper()
         out.append(
-            f"{i.index}: {_paint(i.name, 'name', color)}: <{','.join(_flag_words(i))}> "
-            f"mtu {i.mtu} state {_paint(state, i.operstate, color)}"
+            f"{i.index}: {_paint(i.name, 'name', color)}: <{','.join(_link_flag_words(i.raw_flags))}>"
+            f" mtu {i.mtu} state {_paint(state, i.operstate, color)}"
         )
-        kind = _LINK_TYPES.get(i.link_type, str(i.link_type))
-        link = f"    link/{kind}"
-        if i.hardware_addr:
-            link += " " + _paint(i.hardware_addr_str, "mac", color)
-        out.append(link)
-        for a in by.get(i.index, ()):
+        if family is None:
+            out.append(_link_line(i, color))
+        out.extend(f"    altname {n}" for n in i.altnames)
+        for a in shown:
             out.extend(_addr_lines(a, color, multicast))
-    return "\n".join(out) + ("\n" if out else "")
+    return "".join(line + "\n" for line in out)
 
 
-def render_brief(interfaces, addrs, *, color=False, multicast=False):
+def _pad(text: str, width: int) -> str:
+    """Pad to ``width`` bytes, as ip's printf does: a name's width is its
+    length in bytes to the kernel, not in characters."""
+    size = len(os.fsencode(text))
+    return text + " " * max(0, width - size)
+
+
+def render_brief(interfaces: Iterable[Interface], addrs: Iterable[Addr], *,
+                 color: bool = False, multicast: bool = False,
+                 family: Optional[int] = None) -> str:
     """One line per interface: name, state, addresses (``ip -br addr``)."""
-    by = _group(addrs)
     out = []
-    for i in interfaces:
+    for i, shown in _select(interfaces, addrs, family):
         state = i.operstate.upper()
-        shown = [
-            (a.address + (f"%{a.zone}" if a.zone else "")) if multicast else str(a)
-            for a in by.get(i.index, ())
-        ]
-        name = _paint(f"{i.name:<16}", "name", color)
-        line = f"{name} {_paint(f'{state:<14}', i.operstate, color)} {' '.join(shown)}"
+        words = [_paint(a.address, _family_word(a), color) if multicast else _local_text(a, color)
+                 for a in shown]
+        line = (f"{_paint(_pad(i.name, 16), 'name', color)} "
+                f"{_paint(f'{state:<14}', i.operstate, color)} {' '.join(words)}")
         out.append(line.rstrip())
-    return "\n".join(out) + ("\n" if out else "")
+    return "".join(line + "\n" for line in out)
 
 
-def _addr_json(a, multicast):
-    d = {
+def _strings(words: Iterable[str]) -> List[JSONValue]:
+    return list(words)
+
+
+def _flag_names(flags: object) -> List[JSONValue]:
+    """Go-style flag text as a list: "up|running" -> ["up", "running"]."""
+    text = str(flags)
+    return [] if text == "0" else _strings(text.split("|"))
+
+
+def _addr_json(a: Addr, multicast: bool) -> Dict[str, JSONValue]:
+    d: Dict[str, JSONValue] = {
         "family": _family_word(a),
         "address": a.address,
         "prefixlen": a.prefixlen,
@@ -126,32 +263,40 @@ def _addr_json(a, multicast):
         peer=a.peer,
         broadcast=a.broadcast,
         scope=_scope_word(a.scope),
-        flags=[] if not int(a.flags) else str(a.flags).split("|"),
+        flags=_flag_names(a.flags),
         preferred_lifetime=a.preferred_lifetime,
         valid_lifetime=a.valid_lifetime,
     )
     return d
 
 
-def to_json(interfaces, addrs, *, multicast=False):
+def _interface_json(i: Interface, shown: Sequence[Addr], multicast: bool) -> Dict[str, JSONValue]:
+    return {
+        "index": i.index,
+        "name": i.name,
+        "flags": _flag_names(i.flags),
+        "mtu": i.mtu,
+        "operstate": i.operstate,
+        "link_type": i.link_type,
+        "hardware_addr": i.hardware_addr_str,
+        "multicast" if multicast else "addrs": [_addr_json(a, multicast) for a in shown],
+        "raw_flags": i.raw_flags,
+        "ip_flags": _strings(_link_flag_words(i.raw_flags)),
+        "hardware_broadcast": _link_addr_text(i.hardware_broadcast),
+        "altnames": _strings(i.altnames),
+    }
+
+
+def to_json(interfaces: Iterable[Interface], addrs: Iterable[Addr], *,
+            multicast: bool = False, family: Optional[int] = None) -> List[Dict[str, JSONValue]]:
     """The JSON document as Python data (schema in README.rst)."""
-    by = _group(addrs)
-    key = "multicast" if multicast else "addrs"
-    return [
-        {
-            "index": i.index,
-            "name": i.name,
-            "flags": [] if not int(i.flags) else str(i.flags).split("|"),
-            "mtu": i.mtu,
-            "operstate": i.operstate,
-            "link_type": i.link_type,
-            "hardware_addr": i.hardware_addr_str,
-            key: [_addr_json(a, multicast) for a in by.get(i.index, ())],
-        }
-        for i in interfaces
-    ]
+    return [_interface_json(i, shown, multicast)
+            for i, shown in _select(interfaces, addrs, family)]
 
 
-def render_json(interfaces, addrs, *, multicast=False, indent=None):
+def render_json(interfaces: Iterable[Interface], addrs: Iterable[Addr], *,
+                multicast: bool = False, family: Optional[int] = None,
+                indent: Optional[int] = None) -> str:
     """``to_json`` as text."""
-    return json.dumps(to_json(interfaces, addrs, multicast=multicast), indent=indent) + "\n"
+    doc = to_json(interfaces, addrs, multicast=multicast, family=family)
+    return json.dumps(doc, indent=indent) + "\n"

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import netifc
-from nslab import SCOPES, ip_addrs, ip_groups, ip_links
+from nslab import FOREVER, SCOPES, ip_addrs, ip_groups, ip_links
 
 FALLBACKS = {"netlink": 0, "netlink-nostrict": 1, "netlink-procmcast4": 2,
              "netlink-procmcast": 4, "getifaddrs": 0}
@@ -23,27 +23,63 @@ def cli(where, backend, *args, env=None):
                      cwd="/")
 
 
+def _ip_j_links(where):
+    return {link["ifindex"]: link for link in where.ipj("link", "show")}
+
+
+def _close(got, want, slack=5):
+    """A lifetime read by ip and by netifc at slightly different times."""
+    if want == FOREVER or got is None:
+        return got == want
+    return want - slack <= got <= want + slack
+
+
 def test_json_matches_ip(where, backend):
     r = cli(where, backend, "--json")
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
-    links, addrs = ip_links(where), ip_addrs(where)
+    links, addrs, ipj = ip_links(where), ip_addrs(where), _ip_j_links(where)
     assert sorted(d["index"] for d in doc) == sorted(links)
     for d in doc:
         want = links[d["index"]]
         assert (d["name"], d["mtu"], d["hardware_addr"]) == (want["name"], want["mtu"], want["hw"])
         assert ("up" in d["flags"]) == ("UP" in want["flags"])
         assert ("running" in d["flags"]) == want["running"]
+        j = ipj[d["index"]]
+        if backend != "getifaddrs":
+            # ip -j's flags are the kernel's IFF_* word in ip's words (M-DOWN
+            # is about the lower link, not this one's flags).
+            assert d["ip_flags"] == [f for f in j["flags"] if f != "M-DOWN"]
+            assert d["altnames"] == j.get("altnames", [])
+            assert d["hardware_broadcast"] == j.get("broadcast", "")
+        assert d["raw_flags"] & 1 == ("UP" in j["flags"])
         got = sorted((a["family"], a["address"], a["prefixlen"], a["peer"], a["broadcast"], a["zone"])
                      for a in d["addrs"])
         exp = sorted((w["family"], w["address"], w["prefixlen"], w["peer"], w["broadcast"], w["zone"])
                      for w in addrs.get(d["index"], []))
         assert got == exp
-        if backend != "getifaddrs":
-            for a in d["addrs"]:
-                w = [w for w in addrs[d["index"]] if w["address"] == a["address"]][0]
-                assert SCOPES[a["scope"]] == w["scope"]
-                assert ("tentative" in a["flags"]) == w["tentative"]
+        for a in d["addrs"]:
+            w = [w for w in addrs[d["index"]] if w["address"] == a["address"]][0]
+            if backend == "getifaddrs":
+                # It does not know lifetimes: unknown (null), never forever.
+                assert a["valid_lifetime"] is None and a["preferred_lifetime"] is None
+                continue
+            assert SCOPES[a["scope"]] == w["scope"]
+            assert ("tentative" in a["flags"]) == w["tentative"]
+            assert _close(a["valid_lifetime"], w["valid"]), (a, w)
+            assert _close(a["preferred_lifetime"], w["preferred"]), (a, w)
+
+
+@pytest.mark.parametrize("family", ["-4", "-6"])
+def test_json_one_family_matches_ip(where, backend, family):
+    """Only the interfaces with an address of that family, and only those
+    addresses, as ip -4 / ip -6 list them."""
+    r = cli(where, backend, "--json", family)
+    assert r.returncode == 0, r.stderr
+    want = {link["ifindex"]: sorted(a["local"] for a in link["addr_info"])
+            for link in where.ipj(family, "addr", "show")}
+    got = {d["index"]: sorted(a["address"] for a in d["addrs"]) for d in json.loads(r.stdout)}
+    assert got == want
 
 
 def test_json_multicast_matches_ip(where, backend):
@@ -60,29 +96,36 @@ def test_brief_matches_ip(lab, backend):
     assert r.returncode == 0, r.stderr
     lines = {l.split()[0]: l.split()[1:] for l in r.stdout.splitlines()}
     links, addrs = ip_links(lab), ip_addrs(lab)
-    assert set(lines) == {l["name"] for l in links.values()}
-    for index, l in links.items():
+    with_ipv4 = {i: l for i, l in links.items()
+                 if any(w["family"] == "inet" for w in addrs.get(i, []))}
+    assert set(lines) == {l["name"] for l in with_ipv4.values()}
+    for index, l in with_ipv4.items():
         state, *shown = lines[l["name"]]
         if backend != "getifaddrs":
             assert state == l["operstate"].upper()
-        assert sorted(shown) == sorted(f"{w['address']}/{w['prefixlen']}"
-                                       for w in addrs.get(index, []) if w["family"] == "inet")
+        want = [w["address"] + (f" peer {w['peer']}" if w["peer"] else "") + f"/{w['prefixlen']}"
+                for w in addrs.get(index, []) if w["family"] == "inet"]
+        assert sorted(" ".join(shown).split()) == sorted(" ".join(want).split())
 
 
 def test_text_shows_every_address(lab, backend):
+    """Every address, without its zone (ip prints none; JSON keeps it)."""
     r = cli(lab, backend, "v0")
     assert r.returncode == 0, r.stderr
     (index,) = [k for k, v in ip_links(lab).items() if v["name"] == "v0"]
     assert r.stdout.startswith(f"{index}: v0: <")
     for w in ip_addrs(lab)[index]:
-        zone = f"%{w['zone']}" if w["zone"] else ""
-        assert f"{w['address']}{zone}/{w['prefixlen']}" in r.stdout
+        assert f" {w['address']}/{w['prefixlen']} " in r.stdout
+    assert "%" not in r.stdout
     assert "brd 192.0.2.255 scope global" in r.stdout
     if backend != "getifaddrs":
-        assert "inet6 2001:db8:2::1/64 scope global dynamic deprecated" in r.stdout
+        assert "inet6 2001:db8:2::1/64 scope global deprecated dynamic" in r.stdout
     tun = cli(lab, backend, "tun0").stdout
     assert "inet 10.9.0.1 peer 10.9.0.2/32 scope global" in tun
-    assert "link/none" in tun
+    assert "\n    link/none\n" in tun
+    zones = [a["zone"] for d in json.loads(cli(lab, backend, "--json", "v0").stdout)
+             for a in d["addrs"]]
+    assert "v0" in zones
 
 
 def test_unknown_interface_exits_1(host, backend):
