@@ -1,6 +1,7 @@
 """python -m netifc against iproute2, in the lab namespace and on the host."""
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -89,6 +90,20 @@ def test_json_multicast_matches_ip(where, backend):
     for d in json.loads(r.stdout):
         got = sorted((g["family"], g["address"], g["zone"]) for g in d["multicast"])
         assert got == want.get(d["index"], [])
+
+
+def test_multicast_text_matches_ip(where, backend):
+    """-m: each interface's block lists ip maddr's groups, without zones."""
+    r = cli(where, backend, "--multicast")
+    assert r.returncode == 0, r.stderr
+    want = ip_groups(where)
+    blocks = re.split(r"(?m)^(?=\d+: )", r.stdout)[1:]
+    assert blocks
+    for block in blocks:
+        index = int(block.split(":")[0])
+        got = sorted(tuple(line.split()) for line in block.splitlines()
+                     if line.startswith(("    inet ", "    inet6 ")))
+        assert got == sorted((family, address) for family, address, _ in want.get(index, []))
 
 
 def test_brief_matches_ip(lab, backend):
