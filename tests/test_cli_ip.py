@@ -101,11 +101,12 @@ def strip_ip(text, doc):
     brd on a /31 or /32 IPv4 address. `doc` is ip -j's view of the same call
     and says where the label, the link and the broadcast are."""
     links = {link["ifindex"]: link for link in doc}
-    out, link, addrs = [], None, iter(())
+    out, addrs = [], iter(())
     for line in text.splitlines():
         line = line.rstrip(" ")
         first = FIRST.match(line)
         if first:
+            assert next(addrs, None) is None        # every address of the one before seen
             link = links[int(first[1])]
             addrs = iter(link.get("addr_info", []))
             name = first[2]
