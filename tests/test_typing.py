@@ -14,7 +14,8 @@ import netifc
 HERE = pathlib.Path(__file__).resolve().parent
 SAMPLE = HERE / "typing_sample.py"
 # The directory holding the netifc that is imported: the source tree when it
-# is built in place or installed editable, site-packages when installed.
+# is built in place or installed editable (which type checkers cannot follow),
+# site-packages when installed.
 PACKAGE_PARENT = pathlib.Path(netifc.__file__).resolve().parent.parent
 
 
@@ -38,20 +39,25 @@ def mypy_cache(tmp_path_factory):
     return str(tmp_path_factory.mktemp("mypy-cache"))
 
 
-def run_checker(argv, cwd):
-    """A type checker run from the imported netifc's parent directory, so that
-    it checks that package and no other copy."""
+def checker_env():
     env = dict(os.environ)
     if PACKAGE_PARENT not in [pathlib.Path(p).resolve() for p in sys.path if "site-packages" in p]:
-        env["MYPYPATH"] = str(PACKAGE_PARENT)     # built in place or editable
-    r = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+        env["MYPYPATH"] = str(PACKAGE_PARENT)
+    return env
+
+
+def run_checker(argv, cwd):
+    """A type checker run in cwd (an empty directory) on the imported netifc:
+    found in site-packages when installed, else through MYPYPATH."""
+    r = subprocess.run(argv, cwd=cwd, env=checker_env(), capture_output=True, text=True,
+                       timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
     return r.stdout
 
 
-def test_mypy_strict_passes_on_the_package(mypy_cache):
+def test_mypy_strict_passes_on_the_package(mypy_cache, tmp_path):
     out = run_checker(mypy_argv("mypy", "--strict", "--cache-dir", mypy_cache, "-p", "netifc"),
-                      PACKAGE_PARENT)
+                      tmp_path)
     assert out.startswith("Success: no issues found")
 
 
@@ -72,7 +78,7 @@ def test_the_typed_use_runs():
 
 
 def test_stubtest_passes_on_the_extension(tmp_path):
-    out = run_checker(mypy_argv("mypy.stubtest", "--mypy-config-file", os.devnull, "netifc._netifc"),
+    out = run_checker(mypy_argv("mypy.stubtest", "netifc._netifc"),
                       tmp_path)
     assert "Success: no issues found" in out
 
@@ -86,10 +92,8 @@ def test_a_mistyped_use_fails(mypy_cache, tmp_path):
                    "n: int = netifc.backend\n"
                    "netifc.no_such_name\n")
     argv = mypy_argv("mypy", "--strict", "--cache-dir", mypy_cache, str(bad))
-    env = dict(os.environ)
-    if PACKAGE_PARENT not in [pathlib.Path(p).resolve() for p in sys.path if "site-packages" in p]:
-        env["MYPYPATH"] = str(PACKAGE_PARENT)
-    r = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    r = subprocess.run(argv, cwd=tmp_path, env=checker_env(), capture_output=True, text=True,
+                       timeout=600)
     assert r.returncode == 1
     assert 'bad.py:3: error: Incompatible types in assignment (expression has type "int", ' \
            'variable has type "str")' in r.stdout
