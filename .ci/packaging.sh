@@ -17,11 +17,12 @@ root=$(pwd)
 python=${PYTHON:-python3}
 
 if ! command -v gcc >/dev/null 2>&1 || ! command -v ip >/dev/null 2>&1 ||
+   ! command -v sysctl >/dev/null 2>&1 ||
    ! command -v "$python" >/dev/null 2>&1 ||
    ! "$python" -c 'import ensurepip, os, sysconfig
 assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))' 2>/dev/null; then
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc python3-dev python3-venv iproute2 >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc python3-dev python3-venv iproute2 procps >/dev/null
 fi
 
 scratch=$(mktemp -d)

@@ -4,7 +4,7 @@ import re
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
-APT_CMD = "apt-get install -y gcc python3-dev python3-venv iproute2"
+APT_CMD = "apt-get update && apt-get install -y gcc python3-dev python3-venv iproute2 procps"
 RUN_CMD = "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/python -m netifc"
 TEST_CMD = ("python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && "
             ".venv/bin/python -m pytest")
