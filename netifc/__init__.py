@@ -28,8 +28,8 @@ except ImportError:
     raise ModuleNotFoundError(
         f"netifc's C extension netifc._netifc is not built in {_os.path.dirname(__file__)}"
         " (a source tree?). Build it there with `pip install -e .` (in a venv) or"
-        " `python setup.py build_ext --inplace`, or run from outside the source tree"
-        " to import an installed netifc.",
+        " `python setup.py build_ext --inplace` (setuptools>=77), or run from outside"
+        " the source tree to import an installed netifc.",
         name=f"{__name__}._netifc",
     ) from None
 from ._netifc import (
