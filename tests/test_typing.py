@@ -67,6 +67,11 @@ def test_mypy_strict_passes_on_a_typed_use_with_no_any(mypy_cache, tmp_path):
     assert out.startswith("Success: no issues found")
 
 
+def test_the_typed_use_uses_every_public_name():
+    text = SAMPLE.read_text()
+    assert [n for n in netifc.__all__ if f"netifc.{n}" not in text] == []
+
+
 def test_the_typed_use_runs():
     """The sample's static claims hold for the objects netifc returns."""
     sys.path.insert(0, str(HERE))
