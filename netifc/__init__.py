@@ -9,10 +9,29 @@ Go's ``net`` interface API on a C core::
     >>> [str(a) for a in lo.addrs()]
     ['127.0.0.1/8', '::1/128']
 """
+from __future__ import annotations
+
 import enum as _enum
 import os as _os
+import warnings as _warnings
+from typing import TYPE_CHECKING, Final, Iterator
 
-from . import _netifc
+try:
+    from . import _netifc
+except ImportError:
+    # A source tree holds netifc/ without the compiled extension until it is
+    # built; Python's own message would speak of a circular import.
+    import importlib.util as _util
+
+    if _util.find_spec(f"{__name__}._netifc") is not None:
+        raise   # built, but it does not load: its own message says why
+    raise ModuleNotFoundError(
+        f"netifc's C extension netifc._netifc is not built in {_os.path.dirname(__file__)}"
+        " (a source tree?). Build it there with `pip install -e .` (in a venv) or"
+        " `python setup.py build_ext --inplace` (setuptools>=77), or run from outside"
+        " the source tree to import an installed netifc.",
+        name=f"{__name__}._netifc",
+    ) from None
 from ._netifc import (
     Addr,
     Interface,
@@ -25,10 +44,10 @@ from ._netifc import (
 from .render import render_brief, render_json, render_text, to_json
 
 __all__ = [
+    "FOREVER",
     "Addr",
     "Addr6Flags",
     "AddrFlags",
-    "FOREVER",
     "Flags",
     "Interface",
     "NoSuchInterface",
@@ -48,19 +67,31 @@ __all__ = [
 
 __version__ = "0.1.0"
 
+FOREVER: Final[int] = 0xFFFFFFFF
+"""An address lifetime that never runs out (what ``ip -j`` prints as 4294967295)."""
+
 
 class _TextFlag(_enum.IntFlag):
     """An IntFlag whose text is its set members' names, lower case, joined by
-    "|" in value order ("0" when none): Go's form for net.Flags."""
+    "|" in value order, then any bits without a name as one hex number
+    ("up|0x400"); "0" when no bit is set: Go's form for net.Flags.
 
-    def __str__(self):
+    A format spec formats the int (``f"{flags:#x}"``); an empty one, the text.
+    """
+
+    def __str__(self) -> str:
         value = int(self)
-        names = [name.lower() for name, member in type(self).__members__.items()
-                 if member.name == name and value & int(member)]
-        return "|".join(names) if names else "0"
+        words = []
+        for member in type(self):
+            if value & member.value:
+                words.append(str(member.name).lower())
+                value &= ~member.value
+        if value:
+            words.append(hex(value))
+        return "|".join(words) if words else "0"
 
-    def __format__(self, spec):
-        return format(str(self), spec)
+    def __format__(self, spec: str) -> str:
+        return format(int(self), spec) if spec else str(self)
 
 
 class Flags(_TextFlag):
@@ -75,10 +106,9 @@ class Flags(_TextFlag):
 
 
 class AddrFlags(_TextFlag):
-    """Address flags: the kernel's IFA_F_* bit values."""
+    """Flags of an IPv4 address or of a multicast group: the kernel's IFA_F_* bits."""
 
     SECONDARY = 0x01
-    TEMPORARY = 0x01
     NODAD = 0x02
     OPTIMISTIC = 0x04
     DADFAILED = 0x08
@@ -93,7 +123,8 @@ class AddrFlags(_TextFlag):
 
 
 class Addr6Flags(_TextFlag):
-    """IPv6 address flags: the kernel's IFA_F_* bit values (0x01 is TEMPORARY)."""
+    """Flags of an IPv6 address: the kernel's IFA_F_* bits, where 0x01 means
+    a temporary (privacy) address, not a secondary one."""
 
     TEMPORARY = 0x01
     NODAD = 0x02
@@ -109,11 +140,27 @@ class Addr6Flags(_TextFlag):
     STABLE_PRIVACY = 0x800
 
 
-FOREVER = 0xFFFFFFFF
-
 _netifc._register(Flags, AddrFlags, Addr6Flags)
-if _os.environ.get("NETIFC_BACKEND"):
-    _netifc._set_backend(_os.environ["NETIFC_BACKEND"])
+
+
+def _choose_backend() -> None:
+    """NETIFC_BACKEND names the backend; a wrong name warns and keeps the default."""
+    name = _os.environ.get("NETIFC_BACKEND", "")
+    if not name:
+        return
+    names = _netifc._backend_names()
+    if name in names:
+        _netifc._set_backend(name)
+        return
+    _warnings.warn(
+        f"NETIFC_BACKEND={name!r} is not a netifc backend (valid: {', '.join(names)});"
+        f" using {_netifc._backend()!r}",
+        RuntimeWarning,
+        stacklevel=2,
+    )
+
+
+_choose_backend()
 
 
 class Snapshot:
@@ -124,18 +171,25 @@ class Snapshot:
 
     __slots__ = ("interfaces", "addrs", "_by_index", "_by_name", "_addrs_of")
 
-    def __init__(self, interfaces, addrs):
+    interfaces: tuple[Interface, ...]
+    addrs: tuple[Addr, ...]
+
+    def __init__(self, interfaces: tuple[Interface, ...], addrs: tuple[Addr, ...]) -> None:
         self.interfaces = interfaces
         self.addrs = addrs
         self._by_index = {i.index: i for i in interfaces}
         self._by_name = {i.name: i for i in interfaces}
-        grouped = {i.index: [] for i in interfaces}
+        grouped: dict[int, list[Addr]] = {i.index: [] for i in interfaces}
         for a in addrs:
             grouped.setdefault(a.index, []).append(a)
         self._addrs_of = {k: tuple(v) for k, v in grouped.items()}
 
-    def by_index(self, index):
-        """The interface with this index; NoSuchInterface if it has none."""
+    def by_index(self, index: int) -> Interface:
+        """The interface with this index.
+
+        Raises TypeError unless index is an int (bool is refused);
+        NoSuchInterface when the snapshot has no interface with it.
+        """
         if not isinstance(index, int) or isinstance(index, bool):
             raise TypeError(f"interface index must be int, not {type(index).__name__}")
         try:
@@ -143,8 +197,12 @@ class Snapshot:
         except KeyError:
             raise NoSuchInterface(f"no such network interface: {index!r}") from None
 
-    def by_name(self, name):
-        """The interface with this name; NoSuchInterface if it has none."""
+    def by_name(self, name: str) -> Interface:
+        """The interface with this name.
+
+        Raises TypeError unless name is a str; NoSuchInterface when the
+        snapshot has no interface with it.
+        """
         if not isinstance(name, str):
             raise TypeError(f"interface name must be str, not {type(name).__name__}")
         try:
@@ -152,32 +210,50 @@ class Snapshot:
         except KeyError:
             raise NoSuchInterface(f"no such network interface: {name!r}") from None
 
-    def addrs_of(self, interface):
-        """The addresses of an Interface or interface index, in kernel order."""
+    def addrs_of(self, interface: Interface | int) -> tuple[Addr, ...]:
+        """The addresses of an Interface or interface index, in kernel order.
+
+        Raises TypeError and NoSuchInterface as by_index() does.
+        """
         index = interface.index if isinstance(interface, Interface) else interface
         return self._addrs_of[self.by_index(index).index]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Interface]:
         return iter(self.interfaces)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.interfaces)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<netifc.Snapshot: {len(self.interfaces)} interfaces, {len(self.addrs)} addresses>"
 
 
-def snapshot():
-    """Every interface and every unicast address, consistent with each other."""
+def snapshot() -> Snapshot:
+    """Every interface and every unicast address, consistent with each other.
+
+    Raises OSError when the kernel or the OS fails.
+    """
     return Snapshot(*_netifc._snapshot(False))
 
 
-def multicast_snapshot():
-    """Every interface and every multicast group, consistent with each other."""
+def multicast_snapshot() -> Snapshot:
+    """Every interface and every multicast group, consistent with each other.
+
+    Raises OSError when the kernel or the OS fails.
+    """
     return Snapshot(*_netifc._snapshot(True))
 
 
-def __getattr__(name):
-    if name == "backend":
-        return _netifc._backend()
-    raise AttributeError(f"module 'netifc' has no attribute {name!r}")
+backend: str
+"""The backend in use: "netlink" (Linux) or "getifaddrs" (read on each access)."""
+
+if not TYPE_CHECKING:
+    # Hidden from type checkers, which would otherwise type every unknown
+    # name of the module as what this returns; they see ``backend: str``.
+    def __getattr__(name: str) -> str:
+        if name == "backend":
+            return _netifc._backend()
+        raise AttributeError(f"module 'netifc' has no attribute {name!r}")
+
+    def __dir__() -> list[str]:
+        return sorted([*globals(), "backend"])

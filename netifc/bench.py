@@ -16,6 +16,7 @@ netifaces, ifaddr, pyroute2, socket, where installed) and ``--interfaces N``
 import argparse
 import contextlib
 import ctypes
+import importlib
 import json
 import os
 import re
@@ -28,6 +29,8 @@ import tempfile
 import time
 import tracemalloc
 import uuid
+from types import FrameType
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import netifc
 from netifc import _netifc
@@ -44,7 +47,7 @@ SNAPSHOT = "Snapshot"       # netifc.snapshot() against psutil's net_if_addrs()+
 ROUNDS = 3                  # turns of netifc and floor timing, with --floor
 
 
-def loopback():
+def loopback() -> netifc.Interface:
     """The loopback interface, found once before timing (as Go's benchmarks do)."""
     for i in netifc.interfaces():
         if i.flags & netifc.Flags.LOOPBACK:
@@ -52,7 +55,7 @@ def loopback():
     raise RuntimeError("no loopback interface to benchmark")
 
 
-def bodies(lo):
+def bodies(lo: netifc.Interface) -> Dict[str, Callable[[], object]]:
     """{benchmark name: zero-argument callable} for netifc."""
     return {
         "BenchmarkInterfaces": netifc.interfaces,
@@ -65,7 +68,7 @@ def bodies(lo):
     }
 
 
-def floor_requests(lo):
+def floor_requests(lo: netifc.Interface) -> Dict[str, Tuple[Any, ...]]:
     """{benchmark name: arguments of _netifc._floor after the count}."""
     zones = sorted({a.index for a in netifc.interface_addrs() if a.zone})
     return {
@@ -79,16 +82,17 @@ def floor_requests(lo):
     }
 
 
-def peer_bodies(lo):
-    """{benchmark name: {peer: callable}} for the peers that are installed."""
-    peers = {name: {} for name in GO_NAMES + (SNAPSHOT,)}
+def peer_bodies(lo: netifc.Interface) -> Dict[str, Dict[str, Callable[[], object]]]:
+    """{benchmark name: {peer: callable}} for the peers that are installed
+    (imported by name: type checkers need none of them)."""
+    peers: Dict[str, Dict[str, Callable[[], object]]] = {name: {} for name in GO_NAMES + (SNAPSHOT,)}
     peers["BenchmarkInterfaces"]["socket.if_nameindex"] = socket.if_nameindex
     peers["BenchmarkInterfaceByIndex"]["socket.if_indextoname"] = \
         lambda: socket.if_indextoname(lo.index)
     peers["BenchmarkInterfaceByName"]["socket.if_nametoindex"] = \
         lambda: socket.if_nametoindex(lo.name)
     try:
-        import psutil
+        psutil = importlib.import_module("psutil")
     except ImportError:
         pass
     else:
@@ -97,7 +101,7 @@ def peer_bodies(lo):
         peers[SNAPSHOT]["psutil.net_if_addrs+net_if_stats"] = \
             lambda: (psutil.net_if_addrs(), psutil.net_if_stats())
     try:
-        import netifaces
+        netifaces = importlib.import_module("netifaces")
     except ImportError:
         pass
     else:
@@ -109,7 +113,7 @@ def peer_bodies(lo):
         peers[SNAPSHOT]["netifaces.ifaddresses(each)"] = \
             peers["BenchmarkInterfaceAddrs"]["netifaces.ifaddresses(each)"]
     try:
-        import ifaddr
+        ifaddr = importlib.import_module("ifaddr")
     except ImportError:
         pass
     else:
@@ -117,7 +121,7 @@ def peer_bodies(lo):
         peers["BenchmarkInterfaceAddrs"]["ifaddr.get_adapters"] = ifaddr.get_adapters
         peers[SNAPSHOT]["ifaddr.get_adapters"] = ifaddr.get_adapters
     try:
-        from pyroute2 import IPRoute
+        IPRoute = importlib.import_module("pyroute2").IPRoute
     except ImportError:
         pass
     else:
@@ -135,7 +139,7 @@ def peer_bodies(lo):
     return peers
 
 
-def grow(run, benchtime):
+def grow(run: Callable[[int], float], benchtime: float) -> Tuple[float, int]:
     """Go's b.N loop: run(n) times n operations in ns; n grows until that takes benchtime."""
     n = 1
     while True:
@@ -146,9 +150,9 @@ def grow(run, benchtime):
         n = int(min(max(benchtime * 1e9 / per * 1.2, n + 1), n * 100))
 
 
-def measure(fn, benchtime):
+def measure(fn: Callable[[], object], benchtime: float) -> Tuple[float, int]:
     """ns/op of fn and the count it took."""
-    def run(n):
+    def run(n: int) -> float:
         t0 = time.perf_counter_ns()
         for _ in range(n):
             fn()
@@ -156,12 +160,12 @@ def measure(fn, benchtime):
     return grow(run, benchtime)
 
 
-def measure_floor(request, benchtime):
+def measure_floor(request: Tuple[Any, ...], benchtime: float) -> Tuple[float, int]:
     """ns/op of the kernel floor for one benchmark's requests, timed in C."""
     return grow(lambda n: _netifc._floor(request[0], n, *request[1:]) * n, benchtime)
 
 
-def object_bytes():
+def object_bytes() -> Dict[str, float]:
     """Bytes per Interface and per Addr, as tracemalloc counts them."""
     out = {}
     for kind, fn in (("Interface", netifc.interfaces), ("Addr", netifc.interface_addrs)):
@@ -182,7 +186,7 @@ def object_bytes():
 GO_LINE = re.compile(r"^(Benchmark\w+)-\d+\s+(\d+)\s+([\d.]+) ns/op")
 
 
-def run_go(benchtime, netns=None):
+def run_go(benchtime: str, netns: Optional[str] = None) -> Optional[Dict[str, float]]:
     """{name: ns/op} from Go's net package, or None when no Go toolchain is here."""
     go = shutil.which("go")
     if not go:
@@ -211,7 +215,7 @@ def run_go(benchtime, netns=None):
 CLONE_NEWNET = 0x40000000
 
 
-def _setns(fd):
+def _setns(fd: int) -> None:
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.setns(fd, CLONE_NEWNET) != 0:
         err = ctypes.get_errno()
@@ -219,7 +223,7 @@ def _setns(fd):
 
 
 @contextlib.contextmanager
-def scale_namespace(pairs):
+def scale_namespace(pairs: int) -> Iterator[str]:
     """A namespace holding `pairs` veth pairs, each first end with an IPv4 and
     an IPv6 address; this thread inside it for the block; always removed."""
     name = f"netifc-bench-{os.getpid()}-{uuid.uuid4().hex[:6]}"
@@ -250,11 +254,11 @@ def scale_namespace(pairs):
         signal.signal(signal.SIGTERM, old_term)
 
 
-def _raise_exit(signum, frame):
+def _raise_exit(signum: int, frame: Optional[FrameType]) -> None:
     raise SystemExit(128 + signum)
 
 
-def _batch(ns, lines):
+def _batch(ns: str, lines: List[str]) -> None:
     with tempfile.NamedTemporaryFile("w", suffix=".ip") as f:
         f.write("\n".join(lines) + "\n")
         f.flush()
@@ -263,10 +267,10 @@ def _batch(ns, lines):
 
 # ---- the run and its report -----------------------------------------------------
 
-def run(args, netns=None):
+def run(args: argparse.Namespace, netns: Optional[str] = None) -> Dict[str, Any]:
     lo = loopback()
     procs = os.cpu_count() or 1
-    result = {"procs": procs, "links": len(netifc.interfaces()),
+    result: Dict[str, Any] = {"procs": procs, "links": len(netifc.interfaces()),
               "addrs": len(netifc.interface_addrs()), "netifc": {}, "floor": {},
               "go": {}, "peers": {}, "bytes": object_bytes()}
     names = GO_NAMES + (SNAPSHOT,)
@@ -296,7 +300,7 @@ def run(args, netns=None):
     return result
 
 
-def report(result, names):
+def report(result: Dict[str, Any], names: Sequence[str]) -> None:
     print()
     print(f"{result['links']} links, {result['addrs']} addresses; "
           f"bytes per Interface {result['bytes']['Interface']}, "
@@ -321,11 +325,22 @@ def report(result, names):
             print(f"  {peer:38s} {ns:13.0f}  ({ns / ours:.1f}x netifc's time)")
 
 
-def compare(old_path, new_path):
-    with open(old_path) as f:
-        old = json.load(f)["netifc"]
-    with open(new_path) as f:
-        new = json.load(f)["netifc"]
+def load_run(path: str) -> Dict[str, float]:
+    """netifc's {benchmark: ns/op} from a run saved with --json; ValueError
+    (its message names the file) when it cannot be read or is not one."""
+    try:
+        with open(path) as f:
+            saved = json.load(f)
+        times = saved["netifc"]
+        return {str(name): float(ns) for name, ns in times.items()}
+    except OSError as e:
+        raise ValueError(f"{path}: {e.strerror}") from None
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise ValueError(f"{path}: not a run saved with --json") from None
+
+
+def compare(old_path: str, new_path: str) -> None:
+    old, new = load_run(old_path), load_run(new_path)
     print(f"{'benchmark':40s} {'old ns/op':>12s} {'new ns/op':>12s} {'delta':>9s}")
     for name in old:
         if name in new:
@@ -333,7 +348,7 @@ def compare(old_path, new_path):
             print(f"{name:40s} {old[name]:12.0f} {new[name]:12.0f} {delta:+8.2f}%")
 
 
-def main(argv=None):
+def main(argv: Optional[Sequence[str]] = None) -> int:
     p = argparse.ArgumentParser(prog="python -m netifc.bench", description=__doc__.split("\n")[0])
     p.add_argument("--benchtime", type=float, default=1.0, metavar="SECONDS",
                    help="time each benchmark at least this long (default 1)")
@@ -348,7 +363,10 @@ def main(argv=None):
                    help="compare two saved runs, as Go's benchcmp does")
     args = p.parse_args(argv)
     if args.compare:
-        compare(*args.compare)
+        try:
+            compare(*args.compare)
+        except ValueError as e:
+            p.exit(2, f"{p.prog}: error: --compare: {e}\n")
         return 0
     if args.floor and not hasattr(_netifc, "_floor"):
         p.error("--floor needs the Linux build")

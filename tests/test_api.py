@@ -193,7 +193,7 @@ def test_flags_text_like_go():
     A = netifc.AddrFlags
     assert (A.SECONDARY, A.NODAD, A.OPTIMISTIC, A.DADFAILED, A.HOMEADDRESS, A.DEPRECATED,
             A.TENTATIVE, A.PERMANENT) == (1, 2, 4, 8, 16, 32, 64, 128)
-    assert A.TEMPORARY == A.SECONDARY
+    assert netifc.Addr6Flags.TEMPORARY == A.SECONDARY
     assert str(A.PERMANENT | A.NODAD) == "nodad|permanent"
 
 

@@ -4,16 +4,23 @@ import re
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
+APT_CMD = "apt-get update && apt-get install -y gcc python3-dev python3-venv iproute2 procps"
+RUN_CMD = "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/python -m netifc"
+TEST_CMD = ("python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && "
+            ".venv/bin/python -m pytest")
+
 
 def readme_commands():
     text = (ROOT / "README.rst").read_text()
     return [m.strip() for m in re.findall(r"::\n\n    (.+)\n", text)]
 
 
-def test_ci_runs_readme_test_command():
+def test_readme_set_up_commands():
     cmds = readme_commands()
-    assert "pip install -e . && python -m netifc" in cmds
-    test_cmd = "pip install '.[test]' && pytest"
-    assert test_cmd in cmds
-    ci = (ROOT / ".ci" / "run").read_text().splitlines()
-    assert test_cmd in ci
+    assert cmds[:3] == [APT_CMD, RUN_CMD, TEST_CMD]
+
+
+def test_ci_runs_readme_commands():
+    ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    assert RUN_CMD in ci
+    assert TEST_CMD in ci

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# CI, packaging: what a user gets from the sdist and the wheel.
+#   1. python -m build makes the sdist, then the wheel from the sdist;
+#   2. both carry LICENSE; the sdist carries the tests and what they need,
+#      the wheel the extension, its stubs and py.typed;
+#   3. the wheel goes into a fresh venv, and the suite of the unpacked sdist
+#      runs against it, from outside any source tree (as root, so the
+#      namespace tests run);
+#   4. mypy --strict on the installed package and on a typed use of it,
+#      and stubtest of the installed extension against its stubs.
+# Standalone: bash .ci/packaging.sh from the repository's root, as root, on
+# a fresh Debian 12 (PYTHON picks the interpreter; python3 by default).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CI="${CI:-true}"
+root=$(pwd)
+python=${PYTHON:-python3}
+
+if ! command -v gcc >/dev/null 2>&1 || ! command -v ip >/dev/null 2>&1 ||
+   ! command -v sysctl >/dev/null 2>&1 ||
+   ! command -v "$python" >/dev/null 2>&1 ||
+   ! "$python" -c 'import ensurepip, os, sysconfig
+assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))' 2>/dev/null; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc python3-dev python3-venv iproute2 procps >/dev/null
+fi
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+echo "== packaging 1. sdist and wheel with python -m build"
+"$python" -m venv "$scratch/build-venv"
+"$scratch/build-venv/bin/pip" install -q build
+"$scratch/build-venv/bin/python" -m build --outdir "$scratch/dist" "$root"
+sdist=$(echo "$scratch"/dist/netifc-*.tar.gz)
+wheel=$(echo "$scratch"/dist/netifc-*.whl)
+[ -f "$sdist" ] && [ -f "$wheel" ]
+
+echo "== packaging 2. what each carries"
+"$python" - "$sdist" "$wheel" "$root" <<'EOF'
+import os, subprocess, sys, tarfile, zipfile
+sdist, wheel, root = sys.argv[1:]
+top = os.path.basename(sdist)[:-len(".tar.gz")]
+with tarfile.open(sdist) as t:
+    in_sdist = {n[len(top) + 1:] for n in t.getnames() if n.startswith(top + "/")}
+tracked = subprocess.run(["git", "-C", root, "ls-files"], capture_output=True, text=True,
+                         check=True).stdout.split()
+want = {"LICENSE", "README.rst", "pyproject.toml", "setup.py", "MANIFEST.in"}
+want |= {f for f in tracked if f.startswith(("tests/", "csrc/", "netifc/", "benchmarks/", ".ci/"))}
+missing = sorted(want - in_sdist)
+assert not missing, f"the sdist lacks {missing}"
+with zipfile.ZipFile(wheel) as z:
+    in_wheel = set(z.namelist())
+dist_info = top + ".dist-info"
+for name in (f"{dist_info}/licenses/LICENSE", "netifc/py.typed", "netifc/_netifc.pyi",
+             "netifc/__init__.py"):
+    assert name in in_wheel, f"the wheel lacks {name}"
+assert any(n.startswith("netifc/_netifc.") and n.endswith(".so") for n in in_wheel), \
+    "the wheel lacks the extension"
+with zipfile.ZipFile(wheel) as z:
+    meta = z.read(f"{dist_info}/METADATA").decode()
+assert "License-Expression: MIT\n" in meta and "License-File: LICENSE\n" in meta, meta
+print(f"sdist: {len(in_sdist)} files; wheel: {len(in_wheel)} files; LICENSE in both")
+EOF
+
+echo "== packaging 3. the unpacked sdist's suite against the installed wheel"
+"$python" -m venv "$scratch/venv"
+"$scratch/venv/bin/pip" install -q "$wheel[test]"
+mkdir "$scratch/src" "$scratch/run"
+tar -xzf "$sdist" -C "$scratch/src" --strip-components=1
+cd "$scratch/run"
+"$scratch/venv/bin/python" -c '
+import netifc, sys
+assert "/site-packages/netifc/" in netifc.__file__, netifc.__file__
+print("testing", netifc.__file__)'
+"$scratch/venv/bin/python" -m pytest -q -p no:cacheprovider --rootdir "$scratch/src" "$scratch/src/tests"
+
+echo "== packaging 4. mypy --strict and stubtest on the installed package"
+"$scratch/venv/bin/python" -m mypy --strict --cache-dir "$scratch/mypy-cache" -p netifc
+"$scratch/venv/bin/python" -m mypy --strict --disallow-any-expr --cache-dir "$scratch/mypy-cache" \
+    "$scratch/src/tests/typing_sample.py"
+"$scratch/venv/bin/python" -m mypy.stubtest netifc._netifc

@@ -1,0 +1,111 @@
+"""A typed use of every public name of netifc.
+
+``mypy --strict --disallow-any-expr`` checks it (tests/test_typing.py): each
+assert_type() is a claim of the stubs, and no expression may be Any.  Run, it
+checks the same claims against the objects it gets.
+"""
+from __future__ import annotations
+
+import socket
+from ipaddress import IPv4Address, IPv4Interface, IPv4Network, IPv6Address, IPv6Interface, IPv6Network
+from typing import TYPE_CHECKING, Iterator
+
+import netifc
+
+if TYPE_CHECKING:
+    from typing_extensions import assert_type
+else:
+    def assert_type(value, _type):
+        return value
+
+
+def check_interface(i: netifc.Interface) -> None:
+    assert isinstance(assert_type(i.index, int), int)
+    assert isinstance(assert_type(i.name, str), str)
+    assert isinstance(assert_type(i.mtu, int), int)
+    assert isinstance(assert_type(i.flags, netifc.Flags), netifc.Flags)
+    assert isinstance(assert_type(i.raw_flags, int), int)
+    assert isinstance(assert_type(i.hardware_addr, bytes), bytes)
+    assert isinstance(assert_type(i.hardware_addr_str, str), str)
+    assert isinstance(assert_type(i.hardware_broadcast, bytes), bytes)
+    altnames = assert_type(i.altnames, "tuple[str, ...]")
+    assert isinstance(altnames, tuple) and all(isinstance(n, str) for n in altnames)
+    assert isinstance(assert_type(i.operstate, str), str)
+    assert isinstance(assert_type(i.link_type, int), int)
+    for a in assert_type(i.addrs(), "tuple[netifc.Addr, ...]"):
+        check_addr(a)
+    for g in assert_type(i.multicast_addrs(), "tuple[netifc.Addr, ...]"):
+        check_addr(g)
+    assert isinstance(assert_type(hash(i), int), int)
+    assert assert_type(i == i, bool)
+
+
+def check_addr(a: netifc.Addr) -> None:
+    assert isinstance(assert_type(a.family, socket.AddressFamily), socket.AddressFamily)
+    assert isinstance(assert_type(a.address, str), str)
+    assert isinstance(assert_type(a.prefixlen, int), int)
+    assert isinstance(assert_type(a.zone, str), str)
+    assert isinstance(assert_type(a.index, int), int)
+    assert isinstance(assert_type(a.peer, "str | None"), (str, type(None)))
+    assert isinstance(assert_type(a.broadcast, "str | None"), (str, type(None)))
+    assert isinstance(assert_type(a.scope, int), int)
+    flags = assert_type(a.flags, "netifc.AddrFlags | netifc.Addr6Flags")
+    assert isinstance(flags, netifc.Addr6Flags if a.family == socket.AF_INET6 else netifc.AddrFlags)
+    for lifetime in (a.preferred_lifetime, a.valid_lifetime):
+        assert isinstance(assert_type(lifetime, "int | None"), (int, type(None)))
+        assert lifetime is None or 0 <= lifetime <= netifc.FOREVER
+    assert isinstance(assert_type(a.ip, "IPv4Address | IPv6Address"), (IPv4Address, IPv6Address))
+    assert isinstance(assert_type(a.interface, "IPv4Interface | IPv6Interface"),
+                      (IPv4Interface, IPv6Interface))
+    assert isinstance(assert_type(a.network, "IPv4Network | IPv6Network"), (IPv4Network, IPv6Network))
+    assert isinstance(assert_type(str(a), str), str)
+
+
+def check_snapshot(snap: netifc.Snapshot) -> None:
+    assert isinstance(assert_type(snap.interfaces, "tuple[netifc.Interface, ...]"), tuple)
+    assert isinstance(assert_type(snap.addrs, "tuple[netifc.Addr, ...]"), tuple)
+    it = assert_type(iter(snap), "Iterator[netifc.Interface]")
+    first = next(it)
+    assert assert_type(snap.by_index(first.index), netifc.Interface) == first
+    assert assert_type(snap.by_name(first.name), netifc.Interface) == first
+    assert assert_type(snap.addrs_of(first), "tuple[netifc.Addr, ...]") == snap.addrs_of(first.index)
+    assert assert_type(len(snap), int) == len(snap.interfaces)
+
+
+def check_flags() -> None:
+    up: netifc.Flags = netifc.Flags.UP | netifc.Flags.RUNNING
+    assert assert_type(str(up), str) == "up|running"
+    assert assert_type(f"{up:#x}", str) == "0x21"
+    assert assert_type(int(netifc.AddrFlags.SECONDARY), int) == int(netifc.Addr6Flags.TEMPORARY)
+    assert assert_type(netifc.FOREVER, int) == 0xFFFFFFFF
+
+
+def check_module() -> None:
+    ifaces = assert_type(netifc.interfaces(), "tuple[netifc.Interface, ...]")
+    for i in ifaces:
+        check_interface(i)
+    lo = assert_type(netifc.interface_by_index(ifaces[0].index), netifc.Interface)
+    assert assert_type(netifc.interface_by_name(lo.name), netifc.Interface) == lo
+    addrs = assert_type(netifc.interface_addrs(), "tuple[netifc.Addr, ...]")
+    for a in addrs:
+        check_addr(a)
+    check_snapshot(assert_type(netifc.snapshot(), netifc.Snapshot))
+    check_snapshot(assert_type(netifc.multicast_snapshot(), netifc.Snapshot))
+    assert assert_type(netifc.backend, str) in ("netlink", "getifaddrs")
+    try:
+        netifc.interface_by_index(2**31 - 1)
+    except netifc.NoSuchInterface as e:
+        assert isinstance(assert_type(e, netifc.NoSuchInterface), LookupError)
+    for text in (netifc.render_text(ifaces, addrs), netifc.render_brief(ifaces, addrs),
+                 netifc.render_json(ifaces, addrs)):
+        assert isinstance(assert_type(text, str), str)
+    assert isinstance(netifc.to_json(ifaces, addrs), list)
+
+
+def main() -> None:
+    check_flags()
+    check_module()
+
+
+if __name__ == "__main__":
+    main()
