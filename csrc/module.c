@@ -245,22 +245,25 @@ static PyMethodDef module_methods[] = {
 	{"interfaces", m_interfaces, METH_NOARGS,
 	 "interfaces($module, /)\n--\n\n"
 	 "Every network interface, in kernel order (one link dump).\n\n"
-	 "Raises OSError (with errno) when the kernel or the OS fails."},
+	 "Raises OSError when the kernel or the OS fails: its errno, and the step\n"
+	 "that failed in the message (EBUSY once the request was asked 8 times)."},
 	{"interface_by_index", m_by_index, METH_O,
 	 "interface_by_index($module, index, /)\n--\n\n"
-	 "The interface with this index (one request for that link).\n\n"
-	 "Raises TypeError unless index is an int (bool refused), ValueError for 0 or\n"
-	 "less, NoSuchInterface when no interface has it, OSError when the kernel fails."},
+	 "The interface with this index (one request for that link, never a dump).\n\n"
+	 "Raises TypeError unless index is an int (bool is refused); ValueError\n"
+	 "when it is 0 or less; NoSuchInterface when no interface has it; OSError\n"
+	 "when the kernel or the OS fails."},
 	{"interface_by_name", m_by_name, METH_O,
 	 "interface_by_name($module, name, /)\n--\n\n"
-	 "The interface with this primary name (one request for that link).\n\n"
-	 "Raises TypeError unless name is a str, ValueError when it is empty or holds\n"
-	 "a NUL, NoSuchInterface when no interface has it as its name (an altname is\n"
-	 "not one), OSError when the kernel fails."},
+	 "The interface with this name (one request for that link, never a dump).\n"
+	 "Only the primary name matches, as in Go: an alternative name does not.\n\n"
+	 "Raises TypeError unless name is a str; ValueError when it is empty,\n"
+	 "holds a NUL or cannot be encoded; NoSuchInterface when no interface has\n"
+	 "it; OSError when the kernel or the OS fails."},
 	{"interface_addrs", m_interface_addrs, METH_NOARGS,
 	 "interface_addrs($module, /)\n--\n\n"
-	 "Every interface's unicast addresses (one address dump).\n\n"
-	 "Raises OSError (with errno) when the kernel or the OS fails."},
+	 "Every interface's unicast addresses, in kernel order.\n\n"
+	 "Raises OSError when the kernel or the OS fails."},
 	{"_snapshot", m_snapshot, METH_VARARGS, NULL},
 	{"_interface", netifc_make_interface, METH_VARARGS, NULL},
 	{"_addr", netifc_make_addr, METH_VARARGS, NULL},

@@ -65,7 +65,7 @@ __all__ = [
     "to_json",
 ]
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 FOREVER: Final[int] = 0xFFFFFFFF
 """An address lifetime that never runs out (what ``ip -j`` prints as 4294967295)."""
