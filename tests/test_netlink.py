@@ -484,6 +484,7 @@ def test_fork_child_holds_nothing_of_the_parent(backend, host):
     assert [tuple(x) for x in report["links"]] == want
     assert [tuple(x) for x in report["again"]] == want
     assert not problems, problems
-    if backend in KEEPS_SOCKET:
-        assert set(own_netlink_ports()) == parent_netlink
+    # The threads found their sockets still open before they ended (and closed
+    # them); this thread's is still there.
+    assert parent_netlink - set().union(*mine.values()) <= set(own_netlink_ports())
     assert sorted(link_view(i) for i in netifc.interfaces()) == want
