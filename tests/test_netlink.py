@@ -16,7 +16,7 @@ import pytest
 
 import netifc
 from conftest import require_namespaces
-from nslab import REPORTS, Netns, own_netlink_ports, socket_inodes
+from nslab import REPORTS, Netns, netlink_ports, own_netlink_ports, socket_inodes
 
 # Backends that keep one netlink socket per thread across calls.
 KEEPS_SOCKET = ("netlink", "netlink-procmcast4", "netlink-procmcast")
@@ -424,14 +424,45 @@ def ns_links():
     return out
 
 
-def test_fork_child_holds_nothing_of_the_parent(backend, host):
+def fork_and_report(parent_netlink):
+    """Forks; the child looks at what it holds, calls netifc, reports and exits.
+    The child's report, in the parent."""
+    r, w = os.pipe()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)   # fork with threads
+        pid = os.fork()
+    if pid == 0:
+        report = {}
+        try:
+            os.close(r)
+            held = socket_inodes()
+            report["netlink"] = sorted(held & parent_netlink)
+            report["any_netlink"] = sorted(held & set(netlink_ports()))
+            report["ns"] = ns_links()
+            report["links"] = sorted(link_view(i) for i in netifc.interfaces())
+            report["again"] = sorted(link_view(i) for i in netifc.interfaces())
+        except BaseException as e:  # handed to the parent
+            report["error"] = repr(e)
+        finally:
+            os.write(w, json.dumps(report).encode())
+            os._exit(0)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        report = json.loads(f.read() or b"{}")
+    os.waitpid(pid, 0)
+    return report
+
+
+@pytest.mark.parametrize("forker", ["main thread", "another thread"])
+def test_fork_child_holds_nothing_of_the_parent(backend, host, forker):
     """Three threads and the main thread each call netifc (a kept socket and
-    namespace link each); then fork: the child holds none of those sockets nor any
-    namespace link, and gets ip's answer; the parent's threads keep working."""
+    namespace link each); then one of them forks: the child holds none of those
+    sockets nor any namespace link, and gets ip's answer; the parent's threads
+    keep working."""
     want = sorted(ip_link_view(l) for l in host.ipj("link", "show"))
     ready, go = threading.Barrier(4), threading.Event()    # 3 threads and this one
     lock = threading.Lock()
-    problems, mine = [], {}
+    problems, mine, reports = [], {}, []
 
     def worker(k):
         try:
@@ -440,6 +471,8 @@ def test_fork_child_holds_nothing_of_the_parent(backend, host):
                 first = netifc.interfaces()
                 mine[k] = socket_inodes() - before
             ready.wait(30)
+            if k == 0 and forker == "another thread":
+                reports.append(fork_and_report(parent_netlink))
             go.wait(60)
             if netifc.interfaces() != first:
                 problems.append(f"thread {k}: another answer after the fork")
@@ -449,50 +482,81 @@ def test_fork_child_holds_nothing_of_the_parent(backend, host):
             problems.append(f"thread {k}: {e!r}")
 
     netifc.interfaces()
+    parent_netlink = set()
     threads = [threading.Thread(target=worker, args=(k,)) for k in range(3)]
-    for t in threads:
-        t.start()
+    with lock:
+        for t in threads:
+            t.start()
+        parent_netlink |= set(own_netlink_ports())
     try:
         ready.wait(30)
-        parent_netlink = set(own_netlink_ports())
+        parent_netlink |= set(own_netlink_ports())
         parent_ns = ns_links()
         if backend in KEEPS_SOCKET:
             assert all(len(s) == 1 for s in mine.values()), mine
             assert len(parent_netlink) >= 4, parent_netlink
-        r, w = os.pipe()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)   # fork with threads
-            pid = os.fork()
-        if pid == 0:
-            report = {}
-            try:
-                os.close(r)
-                held = socket_inodes() & parent_netlink
-                report["netlink"] = sorted(held)
-                report["ns"] = ns_links()
-                report["links"] = sorted(link_view(i) for i in netifc.interfaces())
-                report["again"] = sorted(link_view(i) for i in netifc.interfaces())
-            except BaseException as e:  # handed to the parent
-                report["error"] = repr(e)
-            finally:
-                os.write(w, json.dumps(report).encode())
-                os._exit(0)
-        os.close(w)
-        with os.fdopen(r, "rb") as f:
-            report = json.loads(f.read() or b"{}")
-        os.waitpid(pid, 0)
+        if forker == "main thread":
+            reports.append(fork_and_report(parent_netlink))
+        else:
+            deadline = time.monotonic() + 60
+            while not reports and not problems and time.monotonic() < deadline:
+                time.sleep(0.01)
     finally:
         go.set()
         for t in threads:
             t.join()
+    assert not problems, problems
+    report = reports[0]
     assert "error" not in report, report.get("error")
     assert report["netlink"] == [], "the child holds the parent's netlink sockets"
+    assert report["any_netlink"] == [], "the child holds netlink sockets"
     assert report["ns"] == {}, f"the child holds namespace links {report['ns']} " \
                                f"(the parent's: {parent_ns})"
     assert [tuple(x) for x in report["links"]] == want
     assert [tuple(x) for x in report["again"]] == want
-    assert not problems, problems
     # The threads found their sockets still open before they ended (and closed
     # them); this thread's is still there.
     assert parent_netlink - set().union(*mine.values()) <= set(own_netlink_ports())
     assert sorted(link_view(i) for i in netifc.interfaces()) == want
+
+
+FORKS = 40
+
+
+def test_fork_while_other_threads_call(backend, host):
+    """Forks made while three threads call netifc without pause: no child holds a
+    netlink socket or namespace link of the parent's, whatever the threads were
+    doing at that moment (sending, reading, opening a socket)."""
+    if backend == "getifaddrs":
+        pytest.skip("getifaddrs: the C library's own socket, open during its call, "
+                    "is no socket of netifc's")
+    stop = threading.Event()
+    problems = []
+
+    def caller():
+        try:
+            while not stop.is_set():
+                netifc.interfaces()
+                netifc.interface_addrs()
+                netifc.snapshot()
+        except BaseException as e:  # reported below
+            problems.append(repr(e))
+
+    threads = [threading.Thread(target=caller) for _ in range(3)]
+    for t in threads:
+        t.start()
+    bad = []
+    try:
+        for _ in range(FORKS):
+            time.sleep(0.005)
+            report = fork_and_report(set())
+            if report.get("error") or report["any_netlink"] or report["ns"]:
+                bad.append(report)
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+    assert not problems, problems
+    assert not bad, f"{len(bad)} of {FORKS} children held the parent's: " + \
+        "; ".join(f"netlink sockets {b.get('any_netlink')} namespace links {b.get('ns')} "
+                  f"{b.get('error', '')}" for b in bad[:3])
