@@ -332,7 +332,8 @@ def test_temporary_and_secondary_by_name(backend, vals):
     secondary = addr_of(addrs, "192.0.2.2")
     assert ip_addr(vals, "192.0.2.2").get("secondary")
     assert type(secondary.flags) is netifc.AddrFlags
-    assert "secondary" in str(secondary.flags).split("|") and "temporary" not in str(secondary.flags)
+    assert "secondary" in str(secondary.flags).split("|")
+    assert "temporary" not in str(secondary.flags)
     primary = addr_of(addrs, "192.0.2.1")
     assert not primary.flags & 0x01 and "secondary" not in str(primary.flags)
     managed = addr_of(addrs, "2001:db8:7::1")
