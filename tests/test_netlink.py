@@ -6,6 +6,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -318,10 +319,32 @@ def test_reply_larger_than_first_buffer(backend, bigns, call):
 
     def work():
         with bigns.entered():
-            return once(), once()   # the first reading, then one on the same socket
+            first, second = once(), once()  # then one on the socket kept after the first
+            return first, second, refusals(own_netlink_ports().values())
 
-    for got in run_with_timeout(work, 60, call):
+    first, second, refused = run_with_timeout(work, 60, call)
+    for got in (first, second):
         check_reply(call, got, want, by_name, backend, bigns)
+    # One socket kept at most (the one a cut reply left is closed), and the one
+    # that replaced it is connected to the kernel as well.
+    assert len(refused) == (1 if backend in KEEPS_SOCKET else 0), refused
+    assert all(refused.values()), refused
+
+
+def refusals(ports):
+    """{port: whether a datagram from another socket to it is refused}."""
+    out = {}
+    with socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE) as s:
+        s.bind((0, 0))
+        for port in ports:
+            try:
+                s.sendto(b"\0" * 16, socket.MSG_DONTWAIT, (port, 0))
+                out[port] = False
+            except ConnectionRefusedError:
+                out[port] = True
+            except BlockingIOError:
+                out[port] = False
+    return out
 
 
 def check_reply(call, got, want, by_name, backend, bigns):
