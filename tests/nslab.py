@@ -225,3 +225,47 @@ def in_new_thread(fn):
     if "error" in out:
         raise out["error"]
     return out["value"]
+
+
+# ---- netlink sockets as /proc shows them ---------------------------------------
+
+NETLINK_ROUTE = 0
+
+
+def socket_inodes():
+    """The inodes of every socket this process holds, from /proc/self/fd."""
+    out = set()
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:         # closed meanwhile (the listing's own descriptor)
+            continue
+        if target.startswith("socket:["):
+            out.add(int(target[8:-1]))
+    return out
+
+
+def netlink_ports(protocol=NETLINK_ROUTE):
+    """{inode: port id} of the netlink sockets of the calling thread's network
+    namespace, from /proc/thread-self/net/netlink (every process's, not only ours)."""
+    out = {}
+    with open("/proc/thread-self/net/netlink") as f:
+        head = f.readline().split()
+        eth, pid, inode = head.index("Eth"), head.index("Pid"), head.index("Inode")
+        for line in f:
+            cols = line.split()
+            if len(cols) > inode and int(cols[eth]) == protocol:
+                out[int(cols[inode])] = int(cols[pid])
+    return out
+
+
+def own_netlink_ports():
+    """{inode: port id} of the NETLINK_ROUTE sockets this process holds in the
+    calling thread's network namespace."""
+    mine = socket_inodes()
+    return {i: p for i, p in netlink_ports().items() if i in mine}
+
+
+def ip_altnames(ns):
+    """{link name: [altname, ...]} from `ip -j link show`, in the kernel's order."""
+    return {l["ifname"]: l.get("altnames", []) for l in ns.ipj("link", "show")}
