@@ -4,9 +4,12 @@
  * A socket answers for the network namespace it was made in, so the
  * thread's namespace is checked on every call (readlink of its ns/net,
  * about a microsecond; opening a socket costs several).  Every thread's
- * record is on one list, so a forked child closes all of them: the child
- * holds no socket or namespace link of the parent's, whichever thread made
- * it.  A thread's record is freed when the thread exits.
+ * record is on one list, with its kept socket, its namespace link and the
+ * socket a call made for itself, if one is open; each is opened and closed
+ * under the list's lock, so a fork sees it either recorded or not there.
+ * A forked child closes them all: it holds no socket or namespace link of
+ * the parent's, whichever thread made it.  A thread's record is freed when
+ * the thread exits.
  */
 #define _GNU_SOURCE             /* O_PATH */
 #include <errno.h>
@@ -21,6 +24,7 @@
 struct cached {
 	struct nl_sock s;
 	int nslink;             /* this thread's /proc/.../ns/net link (O_PATH) */
+	int own_fd;             /* a socket made for one call, while it is open */
 	char ns[48];            /* "net:[inode]" the socket was made in */
 	struct cached *next, *prev;
 };
@@ -48,16 +52,26 @@ static void unlink_record(struct cached *c)
 		c->next->prev = c->prev;
 }
 
+/* Closes what the record holds; under the lock, or in a forked child. */
+static void close_all(struct cached *c)
+{
+	forget(c);
+	if (c->nslink >= 0)
+		close(c->nslink);
+	c->nslink = -1;
+	if (c->own_fd >= 0)
+		close(c->own_fd);
+	c->own_fd = -1;
+}
+
 static void destroy(void *p)
 {
 	struct cached *c = p;
 
 	pthread_mutex_lock(&lock);
 	unlink_record(c);
+	close_all(c);
 	pthread_mutex_unlock(&lock);
-	forget(c);
-	if (c->nslink >= 0)
-		close(c->nslink);
 	free(c);
 }
 
@@ -82,10 +96,7 @@ static void in_child(void)
 
 	for (c = threads; c; c = next) {
 		next = c->next;
-		forget(c);
-		if (c->nslink >= 0)
-			close(c->nslink);
-		c->nslink = -1;
+		close_all(c);
 		if (c != mine) {
 			unlink_record(c);
 			free(c);
@@ -105,8 +116,11 @@ static int netns_of_thread(struct cached *c, char *id, size_t size)
 	ssize_t n;
 
 	/* The link itself, kept open: procfs reads its target anew each time. */
-	if (c->nslink < 0)
+	if (c->nslink < 0) {
+		pthread_mutex_lock(&lock);
 		c->nslink = open("/proc/thread-self/ns/net", O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		pthread_mutex_unlock(&lock);
+	}
 	if (c->nslink < 0)
 		return -1;
 	n = readlinkat(c->nslink, "", id, size - 1);
@@ -129,6 +143,7 @@ static struct cached *thread_record(void)
 		return NULL;
 	c->s.fd = -1;
 	c->nslink = -1;
+	c->own_fd = -1;
 	if (pthread_setspecific(key, c) != 0) {
 		free(c);
 		return NULL;
@@ -144,18 +159,22 @@ static struct cached *thread_record(void)
 
 int nl_get(struct nl_sock *own, int strict, size_t want, struct nl_sock **out)
 {
-	struct cached *c = strict ? thread_record() : NULL;
+	struct cached *c = thread_record();
 	char id[sizeof c->ns];
 	int r;
 
-	if (c && netns_of_thread(c, id, sizeof id) == 0) {
-		if (c->s.fd >= 0 && strcmp(id, c->ns))
+	if (c && strict && netns_of_thread(c, id, sizeof id) == 0) {
+		if (c->s.fd >= 0 && strcmp(id, c->ns)) {
+			pthread_mutex_lock(&lock);
 			forget(c);
+			pthread_mutex_unlock(&lock);
+		}
 		if (c->s.fd < 0) {
-			if ((r = nl_open(&c->s, 1, want)) < 0) {
-				c->s.fd = -1;
+			pthread_mutex_lock(&lock);
+			r = nl_open(&c->s, 1, want);
+			pthread_mutex_unlock(&lock);
+			if (r < 0)
 				return r;
-			}
 			memcpy(c->ns, id, sizeof id);
 		}
 		if (want > c->s.want)
@@ -164,13 +183,31 @@ int nl_get(struct nl_sock *own, int strict, size_t want, struct nl_sock **out)
 		return 0;
 	}
 	*out = own;
-	return nl_open(own, strict, want);
+	if (c)
+		pthread_mutex_lock(&lock);
+	r = nl_open(own, strict, want);
+	if (c) {
+		c->own_fd = own->fd;
+		pthread_mutex_unlock(&lock);
+	}
+	return r;
 }
 
 void nl_put(struct nl_sock *s, struct nl_sock *own)
 {
-	if (s == own)
+	struct cached *c = have_key ? pthread_getspecific(key) : NULL;
+
+	if (s != own && !s->dirty)
+		return;
+	if (c)
+		pthread_mutex_lock(&lock);
+	if (s == own) {
 		nl_close(own);
-	else if (s->dirty)
+		if (c)
+			c->own_fd = -1;
+	} else {
 		forget((struct cached *)s);
+	}
+	if (c)
+		pthread_mutex_unlock(&lock);
 }
