@@ -1,7 +1,9 @@
 /*
  * floor.c -- the kernel floor for the benchmark harness: the very requests
- * each netifc benchmark makes, on a fresh socket each time, with no parsing
- * past the message headers and no records built.
+ * each netifc benchmark makes, with no parsing past the message headers and
+ * no records built.  Two sockets: a fresh one for each round, or one kept
+ * for every round with NETLINK_GET_STRICT_CHK on, as netifc keeps a socket
+ * per thread (opened and set up by the same nl_open()).
  */
 #include <errno.h>
 #include <string.h>
@@ -44,62 +46,76 @@ static int ask_addrs(struct nl_sock *s, uint16_t type, int family, int32_t index
 	return nl_talk(s, &q.h, discard, NULL);
 }
 
-static int once(const struct netifc_floor *f)
+static int once(struct nl_sock *s, const struct netifc_floor *f)
 {
-	struct nl_sock s;
 	size_t i;
 	int r;
 
-	if ((r = nl_open(&s, 1)) < 0)
-		return r;
 	switch (f->op) {
 	case FLOOR_LINKS:
-		r = ask_link(&s, 1, 0, NULL);
+		r = ask_link(s, 1, 0, NULL);
 		break;
 	case FLOOR_LINK_INDEX:
-		r = ask_link(&s, 0, f->index, NULL);
+		r = ask_link(s, 0, f->index, NULL);
 		break;
 	case FLOOR_LINK_NAME:
-		r = ask_link(&s, 0, 0, f->name);
+		r = ask_link(s, 0, 0, f->name);
 		break;
 	case FLOOR_ADDRS:
-		r = ask_addrs(&s, RTM_GETADDR, AF_UNSPEC, 0);
+		r = ask_addrs(s, RTM_GETADDR, AF_UNSPEC, 0);
 		for (i = 0; r >= 0 && i < f->n_zones; i++) {
 			struct ifreq ifr = { .ifr_ifindex = f->zones[i] };
 
-			r = ioctl(s.fd, SIOCGIFNAME, &ifr) < 0 ? -errno : 0;
+			r = ioctl(s->fd, SIOCGIFNAME, &ifr) < 0 ? -errno : 0;
 		}
 		break;
 	case FLOOR_LINK_ADDRS:
-		r = ask_addrs(&s, RTM_GETADDR, AF_UNSPEC, f->index);
+		r = ask_addrs(s, RTM_GETADDR, AF_UNSPEC, f->index);
 		break;
 	case FLOOR_LINK_GROUPS:
-		r = ask_addrs(&s, RTM_GETMULTICAST, AF_INET, f->index);
+		r = ask_addrs(s, RTM_GETMULTICAST, AF_INET, f->index);
 		if (r >= 0)
-			r = ask_addrs(&s, RTM_GETMULTICAST, AF_INET6, f->index);
+			r = ask_addrs(s, RTM_GETMULTICAST, AF_INET6, f->index);
 		break;
 	case FLOOR_SNAPSHOT:
-		r = ask_link(&s, 1, 0, NULL);
+		r = ask_link(s, 1, 0, NULL);
 		if (r >= 0)
-			r = ask_addrs(&s, RTM_GETADDR, AF_UNSPEC, 0);
+			r = ask_addrs(s, RTM_GETADDR, AF_UNSPEC, 0);
 		break;
 	default:
 		r = -EINVAL;
 	}
-	nl_close(&s);
 	return r < 0 ? r : 0;
+}
+
+/* One round on a socket of its own: opened, asked, closed. */
+static int once_fresh(const struct netifc_floor *f)
+{
+	struct nl_sock s;
+	int r;
+
+	if ((r = nl_open(&s, 1)) < 0)
+		return r;
+	r = once(&s, f);
+	nl_close(&s);
+	return r;
 }
 
 int netifc_floor_run(const struct netifc_floor *f, long n, double *ns_per_op)
 {
+	struct nl_sock kept = { .fd = -1 };
 	struct timespec a, b;
 	long i;
 	int r = 0;
 
+	if (f->socket == FLOOR_KEPT && (r = nl_open(&kept, 1)) < 0)
+		return r;
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	for (i = 0; i < n && r == 0; i++)
-		r = once(f);
+		r = f->socket == FLOOR_KEPT ? once(&kept, f) : once_fresh(f);
 	clock_gettime(CLOCK_MONOTONIC, &b);
+	if (f->socket == FLOOR_KEPT)
+		nl_close(&kept);
 	*ns_per_op = ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) /
 		     (double)(n > 0 ? n : 1);
 	return r;
