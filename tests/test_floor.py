@@ -166,3 +166,40 @@ def test_kept_asks_on_one_socket_fresh_on_many(lo):
     assert samples > 5 and len(seen) == 1, (samples, seen)
     seen, samples = sockets_seen_during(lambda: _floor.fresh("link_index", 30_000, lo["index"]))
     assert samples > 5 and len(seen) > 5, (samples, seen)
+
+
+def test_no_leak_of_memory_or_descriptors(lo, links):
+    """Every path, good and bad, many times: memory and descriptors held steady."""
+    import tracemalloc
+    absent = max(links) + 1000
+
+    def every_path():
+        for fn in TIMERS.values():
+            fn("addrs", 2, 0, None, sorted(links))
+            fn("link_index", 2, lo["index"])
+            for args, exc in ((("addrs", 1, 0, None, [1, "x"]), TypeError),
+                              (("addrs", 1, 0, None, [1, 0]), ValueError),
+                              (("link_name", 1, 0, "l\0o"), ValueError),
+                              (("nosuchop", 1), ValueError),
+                              (("link_index", 2, absent), OSError)):
+                try:            # not pytest.raises: it keeps what it caught
+                    fn(*args)
+                except exc:
+                    pass
+                else:
+                    raise AssertionError(f"{args} raised nothing")
+
+    every_path()
+    fds = len(os.listdir("/proc/self/fd"))
+    tracemalloc.start()
+    try:
+        for _ in range(200):
+            every_path()
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(2000):
+            every_path()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 4096, grown
+    assert len(os.listdir("/proc/self/fd")) == fds
