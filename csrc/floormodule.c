@@ -103,8 +103,8 @@ static PyObject *run(enum floor_socket sock, PyObject *args, PyObject *kw)
 	long n;
 	int index = 0, r;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "Ul|iOO:floor", kwlist,
-					 &op, &n, &index, &name, &zones))
+	if (!PyArg_ParseTupleAndKeywords(args, kw, sock == FLOOR_KEPT ? "Ul|iOO:kept" : "Ul|iOO:fresh",
+					 kwlist, &op, &n, &index, &name, &zones))
 		return NULL;
 	if (parse_op(op, &f.op) < 0)
 		return NULL;
