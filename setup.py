@@ -1,25 +1,32 @@
-"""Build netifc._netifc from csrc/."""
+"""Build netifc._netifc from csrc/, and on Linux netifc._floor (the benchmark floor)."""
 import glob
 import os
 import sys
 
 from setuptools import Extension, setup
 
-# rtnetlink, /proc and the floor timer exist on Linux only.
-LINUX_ONLY = {"linux.c", "nlio.c", "nlsock.c", "nlparse.c", "proc.c", "procnet.c", "floor.c"}
+LINUX = sys.platform.startswith("linux")
+# rtnetlink and /proc exist on Linux only.
+LINUX_ONLY = {"linux.c", "nlio.c", "nlsock.c", "nlparse.c", "proc.c", "procnet.c"}
+# netifc._floor's own files, and the core files it is built with besides.
+FLOOR = {"floor.c", "floormodule.c"}
+FLOOR_CORE = ["nlio.c", "nlparse.c", "addr.c", "vec.c"]
+CFLAGS = ["-std=gnu11", "-O2", "-Wall", "-Wextra"]
+
 sources = sorted(
     f for f in glob.glob("csrc/*.c")
-    if (sys.platform.startswith("linux") or os.path.basename(f) not in LINUX_ONLY)
-    and os.path.basename(f) != "floor.c"
+    if os.path.basename(f) not in FLOOR and (LINUX or os.path.basename(f) not in LINUX_ONLY)
 )
+ext_modules = [
+    Extension("netifc._netifc", sources=sources, depends=glob.glob("csrc/*.h"),
+              extra_compile_args=CFLAGS),
+]
+if LINUX:
+    ext_modules.append(
+        Extension("netifc._floor",
+                  sources=[f"csrc/{f}" for f in sorted(FLOOR) + FLOOR_CORE],
+                  depends=glob.glob("csrc/*.h"),
+                  # exports PyInit__floor only: its copy of the core shadows nothing
+                  extra_compile_args=CFLAGS + ["-fvisibility=hidden"]))
 
-setup(
-    ext_modules=[
-        Extension(
-            "netifc._netifc",
-            sources=sources,
-            depends=glob.glob("csrc/*.h"),
-            extra_compile_args=["-std=gnu11", "-O2", "-Wall", "-Wextra"],
-        )
-    ],
-)
+setup(ext_modules=ext_modules)

@@ -1,7 +1,9 @@
 /*
  * floor.c -- the kernel floor for the benchmark harness: the very requests
- * each netifc benchmark makes, on a fresh socket each time, with no parsing
- * past the message headers and no records built.
+ * each netifc benchmark makes, with no parsing past the message headers and
+ * no records built.  Two sockets: a fresh one for each round, or one kept
+ * for every round with NETLINK_GET_STRICT_CHK on, as netifc keeps a socket
+ * per thread (both opened, connected and read by the same nlio.c).
  */
 #include <errno.h>
 #include <string.h>
@@ -20,86 +22,103 @@ static int discard(uint16_t type, const uint8_t *p, size_t len, void *ctx)
 	return 0;
 }
 
+/* One request; an interrupted dump was still read whole, so it counts as done. */
+static int ask(struct nl_sock *s, struct nlmsghdr *req)
+{
+	int r = nl_talk(s, req, discard, NULL);
+
+	return r == NL_ERR_INTR ? 0 : r;
+}
+
 static int ask_link(struct nl_sock *s, int dump, int32_t index, const char *name)
 {
 	struct nl_link_req q;
 	int r = netifc_link_request(&q, dump ? NLM_F_DUMP : 0, index, name);
 
-	return r < 0 ? r : nl_talk(s, &q.h, discard, NULL);
+	return r < 0 ? r : ask(s, &q.h);
 }
 
 static int ask_addrs(struct nl_sock *s, uint16_t type, int family, int32_t index)
 {
-	struct {
-		struct nlmsghdr h;
-		struct ifaddrmsg ifa;
-	} q;
+	struct nl_addr_req q;
 
-	memset(&q, 0, sizeof q);
-	q.h.nlmsg_len = NLMSG_LENGTH(sizeof q.ifa);
-	q.h.nlmsg_type = type;
-	q.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	q.ifa.ifa_family = (uint8_t)family;
-	q.ifa.ifa_index = (uint32_t)index;
-	return nl_talk(s, &q.h, discard, NULL);
+	netifc_addr_request(&q, type, family, index);
+	return ask(s, &q.h);
 }
 
-static int once(const struct netifc_floor *f)
+/* One round of op's requests on s: 0, NL_ERR_CUT or a negative errno. */
+static int once(struct nl_sock *s, const struct netifc_floor *f)
 {
-	struct nl_sock s;
 	size_t i;
 	int r;
 
-	if ((r = nl_open(&s, 1)) < 0)
-		return r;
 	switch (f->op) {
 	case FLOOR_LINKS:
-		r = ask_link(&s, 1, 0, NULL);
-		break;
+		return ask_link(s, 1, 0, NULL);
 	case FLOOR_LINK_INDEX:
-		r = ask_link(&s, 0, f->index, NULL);
-		break;
+		return ask_link(s, 0, f->index, NULL);
 	case FLOOR_LINK_NAME:
-		r = ask_link(&s, 0, 0, f->name);
-		break;
+		return ask_link(s, 0, 0, f->name);
 	case FLOOR_ADDRS:
-		r = ask_addrs(&s, RTM_GETADDR, AF_UNSPEC, 0);
-		for (i = 0; r >= 0 && i < f->n_zones; i++) {
+		r = ask_addrs(s, RTM_GETADDR, AF_UNSPEC, 0);
+		for (i = 0; r == 0 && i < f->n_zones; i++) {
 			struct ifreq ifr = { .ifr_ifindex = f->zones[i] };
 
-			r = ioctl(s.fd, SIOCGIFNAME, &ifr) < 0 ? -errno : 0;
+			r = ioctl(s->fd, SIOCGIFNAME, &ifr) < 0 ? -errno : 0;
 		}
-		break;
+		return r;
 	case FLOOR_LINK_ADDRS:
-		r = ask_addrs(&s, RTM_GETADDR, AF_UNSPEC, f->index);
-		break;
+		return ask_addrs(s, RTM_GETADDR, AF_UNSPEC, f->index);
 	case FLOOR_LINK_GROUPS:
-		r = ask_addrs(&s, RTM_GETMULTICAST, AF_INET, f->index);
-		if (r >= 0)
-			r = ask_addrs(&s, RTM_GETMULTICAST, AF_INET6, f->index);
-		break;
+		r = ask_addrs(s, RTM_GETMULTICAST, AF_INET, f->index);
+		return r ? r : ask_addrs(s, RTM_GETMULTICAST, AF_INET6, f->index);
 	case FLOOR_SNAPSHOT:
-		r = ask_link(&s, 1, 0, NULL);
-		if (r >= 0)
-			r = ask_addrs(&s, RTM_GETADDR, AF_UNSPEC, 0);
-		break;
-	default:
-		r = -EINVAL;
+		r = ask_link(s, 1, 0, NULL);
+		return r ? r : ask_addrs(s, RTM_GETADDR, AF_UNSPEC, 0);
 	}
-	nl_close(&s);
-	return r < 0 ? r : 0;
+	return -EINVAL;
+}
+
+/*
+ * One round on *s, opened first when it is not (fd < 0).  A reply cut by a
+ * short buffer leaves the socket unusable: the round is made again on a new
+ * one with the buffer the kernel asked for, as netifc does, at most
+ * NETIFC_TRIES times.  A fresh round closes its socket; the next one's
+ * buffer is the size the last reply needed.
+ */
+static int round_on(struct nl_sock *s, const struct netifc_floor *f)
+{
+	size_t want = s->want;
+	int tries, r = -EBUSY;
+
+	for (tries = 0; tries < NETIFC_TRIES; tries++) {
+		if (s->fd < 0 && (r = nl_open(s, 1, want)) < 0)
+			return r;
+		r = once(s, f);
+		want = s->want;
+		if (f->socket == FLOOR_FRESH || r == NL_ERR_CUT)
+			nl_close(s);
+		s->want = want;         /* the next socket's buffer */
+		if (r != NL_ERR_CUT)
+			return r;
+	}
+	return -EBUSY;
 }
 
 int netifc_floor_run(const struct netifc_floor *f, long n, double *ns_per_op)
 {
+	struct nl_sock s = { .fd = -1 };
 	struct timespec a, b;
 	long i;
 	int r = 0;
 
+	if (f->socket == FLOOR_KEPT && (r = nl_open(&s, 1, 0)) < 0)
+		return r;
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	for (i = 0; i < n && r == 0; i++)
-		r = once(f);
+		r = round_on(&s, f);
 	clock_gettime(CLOCK_MONOTONIC, &b);
+	nl_close(&s);
 	*ns_per_op = ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) /
 		     (double)(n > 0 ? n : 1);
 	return r;

@@ -10,15 +10,23 @@ enum floor_op {
 	FLOOR_LINK_ADDRS, FLOOR_LINK_GROUPS, FLOOR_SNAPSHOT,
 };
 
+/* Where the requests go: a socket opened for each round, or one kept for all. */
+enum floor_socket { FLOOR_FRESH, FLOOR_KEPT };
+
 struct netifc_floor {
 	enum floor_op op;
+	enum floor_socket socket;
 	int32_t index;          /* the link of the single-link requests */
 	const char *name;
 	const int32_t *zones;   /* FLOOR_ADDRS: the links whose names are asked for */
 	size_t n_zones;
 };
 
-/* n rounds of op's requests; the mean time of one in *ns_per_op. */
+/*
+ * n rounds of op's requests; the mean time of one in *ns_per_op.  A kept
+ * socket is opened before the clock starts and closed after it stops.
+ * Returns 0 or a negative errno.
+ */
 int netifc_floor_run(const struct netifc_floor *f, long n, double *ns_per_op);
 
 #endif

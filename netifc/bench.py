@@ -8,10 +8,11 @@ loopback interface is found once, before timing; "InterfacesAndAddrs" and
     BenchmarkInterfaces-2   20000   11234 ns/op
 
 Options add, in the same run: ``--floor`` (the kernel floor: the same
-requests on a fresh socket each time, nothing built), ``--go`` (Go's own
-benchmarks, when a Go toolchain is installed), ``--peers`` (psutil,
-netifaces, ifaddr, pyroute2, socket, where installed) and ``--interfaces N``
-(everything inside a temporary namespace with N veth pairs; root).
+requests, nothing built, on a fresh socket each time and on one kept socket
+like netifc's), ``--go`` (Go's own benchmarks, when a Go toolchain is
+installed), ``--peers`` (psutil, netifaces, ifaddr, pyroute2, socket, where
+installed) and ``--interfaces N`` (everything inside a temporary namespace
+with N veth pairs; root).
 """
 import argparse
 import contextlib
@@ -29,11 +30,16 @@ import tempfile
 import time
 import tracemalloc
 import uuid
-from types import FrameType
+from types import FrameType, ModuleType
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import netifc
-from netifc import _netifc
+
+_floor: Optional[ModuleType]
+try:
+    from netifc import _floor   # the floor timer: Linux builds only
+except ImportError:
+    _floor = None
 
 GO_NAMES = (
     "BenchmarkInterfaces",
@@ -45,6 +51,7 @@ GO_NAMES = (
 )
 SNAPSHOT = "Snapshot"       # netifc.snapshot() against psutil's net_if_addrs()+net_if_stats()
 ROUNDS = 3                  # turns of netifc and floor timing, with --floor
+FLOORS = ("fresh_floor", "kept_floor")  # result keys: a socket per round, one socket kept
 
 
 def loopback() -> netifc.Interface:
@@ -69,7 +76,7 @@ def bodies(lo: netifc.Interface) -> Dict[str, Callable[[], object]]:
 
 
 def floor_requests(lo: netifc.Interface) -> Dict[str, Tuple[Any, ...]]:
-    """{benchmark name: arguments of _netifc._floor after the count}."""
+    """{benchmark name: arguments of _floor.fresh and _floor.kept after the count}."""
     zones = sorted({a.index for a in netifc.interface_addrs() if a.zone})
     return {
         "BenchmarkInterfaces": ("links",),
@@ -160,9 +167,12 @@ def measure(fn: Callable[[], object], benchtime: float) -> Tuple[float, int]:
     return grow(run, benchtime)
 
 
-def measure_floor(request: Tuple[Any, ...], benchtime: float) -> Tuple[float, int]:
-    """ns/op of the kernel floor for one benchmark's requests, timed in C."""
-    return grow(lambda n: _netifc._floor(request[0], n, *request[1:]) * n, benchtime)
+def measure_floor(kind: str, request: Tuple[Any, ...], benchtime: float) -> Tuple[float, int]:
+    """ns/op of the kernel floor for one benchmark's requests, timed in C;
+    kind is "fresh_floor" or "kept_floor"."""
+    assert _floor is not None
+    timer = _floor.kept if kind == "kept_floor" else _floor.fresh
+    return grow(lambda n: timer(request[0], n, *request[1:]) * n, benchtime)
 
 
 def object_bytes() -> Dict[str, float]:
@@ -271,20 +281,22 @@ def run(args: argparse.Namespace, netns: Optional[str] = None) -> Dict[str, Any]
     lo = loopback()
     procs = os.cpu_count() or 1
     result: Dict[str, Any] = {"procs": procs, "links": len(netifc.interfaces()),
-              "addrs": len(netifc.interface_addrs()), "netifc": {}, "floor": {},
-              "go": {}, "peers": {}, "bytes": object_bytes()}
+              "addrs": len(netifc.interface_addrs()), "netifc": {},
+              "fresh_floor": {}, "kept_floor": {}, "go": {}, "peers": {},
+              "bytes": object_bytes()}
     names = GO_NAMES + (SNAPSHOT,)
     floors = floor_requests(lo) if args.floor else {}
     for name, fn in bodies(lo).items():
-        # With --floor the two are timed in turns, ROUNDS times, and the best
-        # of each kept: a ratio from one moment of this noisy machine.
+        # With --floor netifc and the two floors are timed in turns, ROUNDS
+        # times, and the best of each kept: ratios from one moment of this
+        # noisy machine.
         rounds = ROUNDS if name in floors else 1
         for _ in range(rounds):
             ns, n = measure(fn, args.benchtime / rounds)
             result["netifc"][name] = min(ns, result["netifc"].get(name, ns))
-            if name in floors:
-                fl, _ = measure_floor(floors[name], args.benchtime / rounds)
-                result["floor"][name] = min(fl, result["floor"].get(name, fl))
+            for kind in FLOORS if name in floors else ():
+                fl, _ = measure_floor(kind, floors[name], args.benchtime / rounds)
+                result[kind][name] = min(fl, result[kind].get(name, fl))
         print(f"{name}-{procs}\t{n:10d}\t{result['netifc'][name]:12.0f} ns/op", flush=True)
     if args.peers:
         for name, peers in peer_bodies(lo).items():
@@ -306,17 +318,18 @@ def report(result: Dict[str, Any], names: Sequence[str]) -> None:
           f"bytes per Interface {result['bytes']['Interface']}, "
           f"per Addr {result['bytes']['Addr']}")
     head = f"{'benchmark':40s} {'netifc ns/op':>13s}"
-    if result["floor"]:
-        head += f" {'floor ns/op':>12s} {'/floor':>7s}"
+    if result["kept_floor"]:
+        head += f" {'fresh floor':>12s} {'kept floor':>11s} {'/kept':>6s}"
     if result["go"]:
         head += f" {'Go ns/op':>12s} {'Go/netifc':>9s}"
     print(head)
     for name in names:
         ours = result["netifc"][name]
         line = f"{name:40s} {ours:13.0f}"
-        if result["floor"]:
-            fl = result["floor"].get(name)
-            line += f" {fl:12.0f} {ours / fl:7.2f}" if fl else f" {'':12s} {'':7s}"
+        if result["kept_floor"]:
+            fresh, kept = result["fresh_floor"].get(name), result["kept_floor"].get(name)
+            line += (f" {fresh:12.0f} {kept:11.0f} {ours / kept:6.2f}" if kept
+                     else f" {'':12s} {'':11s} {'':6s}")
         if result["go"]:
             g = result["go"].get(name)
             line += f" {g:12.0f} {g / ours:8.1f}x" if g else ""
@@ -352,7 +365,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p = argparse.ArgumentParser(prog="python -m netifc.bench", description=__doc__.split("\n")[0])
     p.add_argument("--benchtime", type=float, default=1.0, metavar="SECONDS",
                    help="time each benchmark at least this long (default 1)")
-    p.add_argument("--floor", action="store_true", help="also time the kernel floor")
+    p.add_argument("--floor", action="store_true",
+                   help="also time the kernel floor, on a fresh and on a kept socket")
     p.add_argument("--go", action="store_true", help="also run Go's own benchmarks")
     p.add_argument("--gobenchtime", default="1s", help="Go's -benchtime (default 1s)")
     p.add_argument("--peers", action="store_true", help="also time the Python peers")
@@ -368,7 +382,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         except ValueError as e:
             p.exit(2, f"{p.prog}: error: --compare: {e}\n")
         return 0
-    if args.floor and not hasattr(_netifc, "_floor"):
+    if args.floor and _floor is None:
         p.error("--floor needs the Linux build")
     if args.interfaces is not None:
         if args.interfaces < 1:
