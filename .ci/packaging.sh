@@ -53,8 +53,10 @@ with zipfile.ZipFile(wheel) as z:
     in_wheel = set(z.namelist())
 dist_info = top + ".dist-info"
 for name in (f"{dist_info}/licenses/LICENSE", "netifc/py.typed", "netifc/_netifc.pyi",
-             "netifc/__init__.py"):
+             "netifc/_floor.pyi", "netifc/__init__.py"):
     assert name in in_wheel, f"the wheel lacks {name}"
+assert any(n.startswith("netifc/_floor.") and n.endswith(".so") for n in in_wheel), \
+    "the wheel lacks the floor timer"
 assert any(n.startswith("netifc/_netifc.") and n.endswith(".so") for n in in_wheel), \
     "the wheel lacks the extension"
 with zipfile.ZipFile(wheel) as z:
@@ -79,4 +81,4 @@ echo "== packaging 4. mypy --strict and stubtest on the installed package"
 "$scratch/venv/bin/python" -m mypy --strict --cache-dir "$scratch/mypy-cache" -p netifc
 "$scratch/venv/bin/python" -m mypy --strict --disallow-any-expr --cache-dir "$scratch/mypy-cache" \
     "$scratch/src/tests/typing_sample.py"
-"$scratch/venv/bin/python" -m mypy.stubtest netifc._netifc
+"$scratch/venv/bin/python" -m mypy.stubtest netifc._netifc netifc._floor

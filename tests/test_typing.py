@@ -82,8 +82,8 @@ def test_the_typed_use_runs():
     typing_sample.main()
 
 
-def test_stubtest_passes_on_the_extension(tmp_path):
-    out = run_checker(mypy_argv("mypy.stubtest", "netifc._netifc"),
+def test_stubtest_passes_on_the_extensions(tmp_path):
+    out = run_checker(mypy_argv("mypy.stubtest", "netifc._netifc", "netifc._floor"),
                       tmp_path)
     assert "Success: no issues found" in out
 
