@@ -221,6 +221,7 @@ struct job {
 	struct netifc_links *links;
 	struct netifc_addrs *addrs;
 	struct netifc_links scratch;    /* one link's name, when not given */
+	struct netifc_link one;         /* where scratch starts */
 	size_t links_start;             /* what the tables held before the call */
 	size_t addrs_start;
 };
@@ -333,7 +334,10 @@ static int linux_addrs(struct netifc_call *call, enum netifc_kind kind, int32_t 
 {
 	struct job j = { .what = JOB_ADDRS, .kind = kind, .index = index, .name = name,
 			 .links = index ? NULL : links, .addrs = out };
-	int r = run(call, &j);
+	int r;
+
+	j.scratch = (struct netifc_links)NETIFC_LINKS_ON(&j.one);
+	r = run(call, &j);
 
 	return r == -ENODEV && index ? 0 : r;   /* a vanished link has no addresses */
 }

@@ -79,7 +79,8 @@ static PyObject *one_link(modstate *st, int32_t index, const char *name, PyObjec
 {
 	const struct netifc_backend *b = st->backend;
 	struct netifc_call call = { .opts = st->opts };
-	struct netifc_links t = { 0 };
+	struct netifc_link one;
+	struct netifc_links t = NETIFC_LINKS_ON(&one);
 	PyObject *res;
 	int r;
 

@@ -50,11 +50,15 @@ struct netifc_addr {
 };
 
 struct netifc_links {
-	struct netifc_link *v;
+	struct netifc_link *v;  /* NETIFC_LINKS_ON(buf): starts in the caller's buf */
 	size_t n, cap;
 	char *pool;             /* the links' altnames */
 	size_t pool_n, pool_cap;
+	int borrowed;           /* v is the caller's, not to be freed */
 };
+
+/* A table whose first record is *one (a lookup needs no allocation). */
+#define NETIFC_LINKS_ON(one) { .v = (one), .cap = 1, .borrowed = 1 }
 
 struct netifc_addrs {
 	struct netifc_addr *v;

@@ -222,8 +222,9 @@ int nl_parse_link(uint16_t type, const uint8_t *p, size_t len, struct netifc_lin
 	l->flags = ifi.ifi_flags;
 	l->type = ifi.ifi_type;
 	p += NLMSG_ALIGN(sizeof ifi);
+	/* l stays valid: only the pool grows while the attributes are read. */
 	while ((r = attr_next(&p, &rem, &a)) > 0)
-		if ((r = link_attr(t, &t->v[t->n - 1], &a, &named)) < 0)
+		if ((r = link_attr(t, l, &a, &named)) < 0)
 			break;
 	if (r == 0 && !named)
 		r = -EPROTO;

@@ -26,9 +26,25 @@ static void *grow(void **v, size_t *n, size_t *cap, size_t size, size_t more)
 	return (char *)*v + *n * size;
 }
 
+/* A table on the caller's record moves to the heap when it outgrows it. */
+static int unborrow(struct netifc_links *t)
+{
+	struct netifc_link *v;
+
+	if (!t->borrowed || t->n < t->cap)
+		return 0;
+	if (!(v = malloc(t->cap * sizeof *v)))
+		return -1;
+	memcpy(v, t->v, t->n * sizeof *v);
+	t->v = v;
+	t->borrowed = 0;
+	return 0;
+}
+
 struct netifc_link *netifc_links_push(struct netifc_links *t)
 {
-	struct netifc_link *l = grow((void **)&t->v, &t->n, &t->cap, sizeof *t->v, 1);
+	struct netifc_link *l = unborrow(t) < 0 ? NULL
+			      : grow((void **)&t->v, &t->n, &t->cap, sizeof *t->v, 1);
 
 	if (!l)
 		return NULL;
@@ -74,7 +90,8 @@ void netifc_links_truncate(struct netifc_links *t, size_t n)
 
 void netifc_links_free(struct netifc_links *t)
 {
-	free(t->v);
+	if (!t->borrowed)
+		free(t->v);
 	free(t->pool);
 	memset(t, 0, sizeof *t);
 }
