@@ -9,6 +9,8 @@ import subprocess
 import threading
 import uuid
 
+import pytest
+
 CLONE_NEWNET = 0x40000000
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -209,8 +211,10 @@ def build_lab():
         raise
 
 
-def in_new_thread(fn):
-    """fn() in a thread of its own (no socket kept yet); its result or exception."""
+def in_new_thread(fn, timeout=None, what="the call"):
+    """fn() in a thread of its own (no socket kept yet); its result or exception.
+    With a timeout, a call still running after it fails the test (a blocking
+    read must fail the run, not hang it)."""
     out = {}
 
     def run():
@@ -219,9 +223,11 @@ def in_new_thread(fn):
         except BaseException as e:  # handed back to the caller
             out["error"] = e
 
-    t = threading.Thread(target=run)
+    t = threading.Thread(target=run, daemon=timeout is not None)
     t.start()
-    t.join()
+    t.join(timeout)
+    if t.is_alive():
+        pytest.fail(f"{what} did not return in {timeout} s (a read blocked)")
     if "error" in out:
         raise out["error"]
     return out["value"]

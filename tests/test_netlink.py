@@ -17,31 +17,15 @@ import pytest
 
 import netifc
 from conftest import require_namespaces
-from nslab import REPORTS, Netns, netlink_ports, own_netlink_ports, socket_inodes
+from nslab import (REPORTS, Netns, in_new_thread, netlink_ports, own_netlink_ports,
+                   socket_inodes)
 
 # Backends that keep one netlink socket per thread across calls.
 KEEPS_SOCKET = ("netlink", "netlink-procmcast4", "netlink-procmcast")
 
 
 def run_with_timeout(fn, seconds, what):
-    """fn() in a thread of its own; fails the test if it has not returned in time
-    (a blocking read must fail the test, not hang the run)."""
-    out = {}
-
-    def run():
-        try:
-            out["value"] = fn()
-        except BaseException as e:  # handed back to the caller
-            out["error"] = e
-
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    t.join(seconds)
-    if t.is_alive():
-        pytest.fail(f"{what} did not return in {seconds} s (a read blocked)")
-    if "error" in out:
-        raise out["error"]
-    return out["value"]
+    return in_new_thread(fn, timeout=seconds, what=what)
 
 
 def link_view(i):
