@@ -177,12 +177,29 @@ class Snapshot:
     def __init__(self, interfaces: tuple[Interface, ...], addrs: tuple[Addr, ...]) -> None:
         self.interfaces = interfaces
         self.addrs = addrs
-        self._by_index = {i.index: i for i in interfaces}
-        self._by_name = {i.name: i for i in interfaces}
-        grouped: dict[int, list[Addr]] = {i.index: [] for i in interfaces}
-        for a in addrs:
-            grouped.setdefault(a.index, []).append(a)
-        self._addrs_of = {k: tuple(v) for k, v in grouped.items()}
+        # The lookup tables are made on first use: a snapshot that is only
+        # listed costs nothing more than its two dumps.
+        self._by_index: dict[int, Interface] | None = None
+        self._by_name: dict[str, Interface] | None = None
+        self._addrs_of: dict[int, tuple[Addr, ...]] | None = None
+
+    def _index(self) -> dict[int, Interface]:
+        if self._by_index is None:
+            self._by_index = {i.index: i for i in self.interfaces}
+        return self._by_index
+
+    def _names(self) -> dict[str, Interface]:
+        if self._by_name is None:
+            self._by_name = {i.name: i for i in self.interfaces}
+        return self._by_name
+
+    def _grouped(self) -> dict[int, tuple[Addr, ...]]:
+        if self._addrs_of is None:
+            grouped: dict[int, list[Addr]] = {i.index: [] for i in self.interfaces}
+            for a in self.addrs:
+                grouped.setdefault(a.index, []).append(a)
+            self._addrs_of = {k: tuple(v) for k, v in grouped.items()}
+        return self._addrs_of
 
     def by_index(self, index: int) -> Interface:
         """The interface with this index.
@@ -193,7 +210,7 @@ class Snapshot:
         if not isinstance(index, int) or isinstance(index, bool):
             raise TypeError(f"interface index must be int, not {type(index).__name__}")
         try:
-            return self._by_index[index]
+            return self._index()[index]
         except KeyError:
             raise NoSuchInterface(f"no such network interface: {index!r}") from None
 
@@ -206,7 +223,7 @@ class Snapshot:
         if not isinstance(name, str):
             raise TypeError(f"interface name must be str, not {type(name).__name__}")
         try:
-            return self._by_name[name]
+            return self._names()[name]
         except KeyError:
             raise NoSuchInterface(f"no such network interface: {name!r}") from None
 
@@ -216,7 +233,7 @@ class Snapshot:
         Raises TypeError and NoSuchInterface as by_index() does.
         """
         index = interface.index if isinstance(interface, Interface) else interface
-        return self._addrs_of[self.by_index(index).index]
+        return self._grouped()[self.by_index(index).index]
 
     def __iter__(self) -> Iterator[Interface]:
         return iter(self.interfaces)
