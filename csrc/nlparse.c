@@ -6,6 +6,7 @@
  * end.  Headers are copied out, so the buffer needs no alignment.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <linux/netlink.h>
@@ -16,6 +17,9 @@
 
 #ifndef RTM_NEWMULTICAST
 #define RTM_NEWMULTICAST 56       /* notifications; dumps answer RTM_GETMULTICAST */
+#endif
+#ifndef RTM_DELMULTICAST
+#define RTM_DELMULTICAST 57
 #endif
 
 struct attr {
@@ -199,8 +203,12 @@ static int link_attr(struct netifc_links *t, struct netifc_link *l, const struct
 	return 0;
 }
 
-/* Appends the link to t: 1, or 0 when not a link message, or -EPROTO (t unchanged). */
-int nl_parse_link(uint16_t type, const uint8_t *p, size_t len, struct netifc_links *t)
+/*
+ * Appends the link of an RTM_NEWLINK or RTM_DELLINK payload to t: 1, 0 when
+ * it is not of family AF_UNSPEC (a bridge port's notification), or -EPROTO
+ * (t unchanged).
+ */
+static int link_msg(const uint8_t *p, size_t len, struct netifc_links *t)
 {
 	struct ifinfomsg ifi;
 	struct netifc_link *l;
@@ -209,11 +217,11 @@ int nl_parse_link(uint16_t type, const uint8_t *p, size_t len, struct netifc_lin
 	struct attr a;
 	int named = 0, r;
 
-	if (type != RTM_NEWLINK)
-		return 0;
 	if (rem < 0)
 		return -EPROTO;
 	memcpy(&ifi, p, sizeof ifi);
+	if (ifi.ifi_family != AF_UNSPEC)
+		return 0;
 	if (ifi.ifi_index <= 0)
 		return -EPROTO;
 	if (!(l = netifc_links_push(t)))
@@ -231,6 +239,12 @@ int nl_parse_link(uint16_t type, const uint8_t *p, size_t len, struct netifc_lin
 	if (r < 0)
 		netifc_links_truncate(t, n);
 	return r < 0 ? r : 1;
+}
+
+/* Appends the link to t: 1, or 0 when not a link message, or -EPROTO (t unchanged). */
+int nl_parse_link(uint16_t type, const uint8_t *p, size_t len, struct netifc_links *t)
+{
+	return type == RTM_NEWLINK ? link_msg(p, len, t) : 0;
 }
 
 struct addr_attrs {
@@ -301,7 +315,8 @@ static int addr_fill(struct netifc_addr *o, const struct addr_attrs *t, size_t a
 	return 1;
 }
 
-int nl_parse_addr(uint16_t type, const uint8_t *p, size_t len, struct netifc_addr *o)
+/* An address or group message of any type: 1, 0 when not IPv4 or IPv6, or -EPROTO. */
+static int addr_msg(const uint8_t *p, size_t len, struct netifc_addr *o)
 {
 	struct ifaddrmsg ifa;
 	struct addr_attrs t;
@@ -310,8 +325,6 @@ int nl_parse_addr(uint16_t type, const uint8_t *p, size_t len, struct netifc_add
 	struct attr a;
 	int r;
 
-	if (type != RTM_NEWADDR && type != RTM_NEWMULTICAST && type != RTM_GETMULTICAST)
-		return 0;
 	if (rem < 0)
 		return -EPROTO;
 	memcpy(&ifa, p, sizeof ifa);
@@ -335,4 +348,118 @@ int nl_parse_addr(uint16_t type, const uint8_t *p, size_t len, struct netifc_add
 	o->index = (int32_t)ifa.ifa_index;
 	o->flags = t.multicast ? 0 : t.flags;
 	return addr_fill(o, &t, alen);
+}
+
+int nl_parse_addr(uint16_t type, const uint8_t *p, size_t len, struct netifc_addr *o)
+{
+	if (type != RTM_NEWADDR && type != RTM_NEWMULTICAST && type != RTM_GETMULTICAST)
+		return 0;
+	return addr_msg(p, len, o);
+}
+
+/* ---- notifications --------------------------------------------------------- */
+
+static struct nl_event *event_push(struct nl_events *ev, uint8_t kind, size_t at)
+{
+	struct nl_event *nv;
+	size_t ncap;
+
+	if (ev->n == ev->cap) {
+		ncap = ev->cap ? ev->cap * 2 : 16;
+		if (ncap > SIZE_MAX / sizeof *nv || !(nv = realloc(ev->v, ncap * sizeof *nv)))
+			return NULL;
+		ev->v = nv;
+		ev->cap = ncap;
+	}
+	nv = &ev->v[ev->n++];
+	nv->kind = kind;
+	nv->at = (uint32_t)at;
+	return nv;
+}
+
+/* What kind of event a message type makes; -1 for none. */
+static int kind_of(uint16_t type)
+{
+	switch (type) {
+	case RTM_NEWLINK: return NL_EV_LINK_NEW;
+	case RTM_DELLINK: return NL_EV_LINK_DEL;
+	case RTM_NEWADDR: return NL_EV_ADDR_NEW;
+	case RTM_DELADDR: return NL_EV_ADDR_DEL;
+	case RTM_NEWMULTICAST: return NL_EV_GROUP_NEW;
+	case RTM_DELMULTICAST: return NL_EV_GROUP_DEL;
+	default: return -1;
+	}
+}
+
+/* One message: 0 (an event, or nothing to tell), -EPROTO, or -ENOMEM. */
+static int event_of(struct nl_events *ev, uint16_t type, const uint8_t *p, size_t len)
+{
+	int kind = kind_of(type), r;
+	size_t at;
+	struct netifc_addr *a;
+
+	if (kind < 0)
+		return 0;
+	if (kind == NL_EV_LINK_NEW || kind == NL_EV_LINK_DEL) {
+		at = ev->links.n;
+		if ((r = link_msg(p, len, &ev->links)) <= 0)
+			return r;
+		if (!event_push(ev, (uint8_t)kind, at)) {
+			netifc_links_truncate(&ev->links, at);
+			return -ENOMEM;
+		}
+		return 0;
+	}
+	at = ev->addrs.n;
+	if (!(a = netifc_addrs_push(&ev->addrs)))
+		return -ENOMEM;
+	if ((r = addr_msg(p, len, a)) <= 0 || !event_push(ev, (uint8_t)kind, at)) {
+		ev->addrs.n = at;
+		return r <= 0 ? r : -ENOMEM;
+	}
+	return 0;
+}
+
+int nl_parse_events(const void *buf, size_t len, struct nl_events *ev)
+{
+	const uint8_t *p = buf;
+	long rem = len > (size_t)0x7fffffff ? 0x7fffffff : (long)len;
+	struct nlmsghdr h;
+	long step;
+	int r;
+
+	while (rem >= (long)sizeof h) {
+		memcpy(&h, p, sizeof h);
+		if (h.nlmsg_len < sizeof h || (long)h.nlmsg_len > rem) {
+			ev->lost++;
+			return 0;
+		}
+		r = event_of(ev, h.nlmsg_type, p + NLMSG_HDRLEN, h.nlmsg_len - NLMSG_HDRLEN);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			ev->lost++;
+		step = NLMSG_ALIGN(h.nlmsg_len);
+		if (step > rem)
+			step = rem;
+		p += step;
+		rem -= step;
+	}
+	return 0;
+}
+
+void nl_events_clear(struct nl_events *ev)
+{
+	ev->n = 0;
+	netifc_links_truncate(&ev->links, 0);
+	ev->addrs.n = 0;
+	ev->lost = 0;
+}
+
+void nl_events_free(struct nl_events *ev)
+{
+	free(ev->v);
+	netifc_links_free(&ev->links);
+	netifc_addrs_free(&ev->addrs);
+	memset(ev, 0, sizeof *ev);
 }

@@ -37,4 +37,38 @@ int nl_walk(struct nl_walk *w, const void *buf, size_t len);
 int nl_parse_link(uint16_t type, const uint8_t *p, size_t len, struct netifc_links *t);
 int nl_parse_addr(uint16_t type, const uint8_t *p, size_t len, struct netifc_addr *out);
 
+/*
+ * Change notifications, as a watch socket receives them: each message of a
+ * datagram becomes an event, in order, with its record (a link, or an
+ * address or group whose zone is left for the caller to name: zone "").
+ */
+enum nl_event_kind {
+	NL_EV_LINK_NEW, NL_EV_LINK_DEL,
+	NL_EV_ADDR_NEW, NL_EV_ADDR_DEL,
+	NL_EV_GROUP_NEW, NL_EV_GROUP_DEL,
+};
+
+struct nl_event {
+	uint8_t kind;           /* enum nl_event_kind */
+	uint32_t at;            /* its record: links.v[at] or addrs.v[at] */
+};
+
+struct nl_events {
+	struct nl_event *v;
+	size_t n, cap;
+	struct netifc_links links;
+	struct netifc_addrs addrs;
+	unsigned lost;          /* events the kernel dropped or that could not be read */
+};
+
+/*
+ * One datagram of notifications, appended to ev: 0 or -ENOMEM.  A message
+ * that cannot be parsed, or a length that overruns the datagram, counts as
+ * lost (the caller reads the tables again).  Messages of other types, and
+ * bridge port notifications (ifi_family AF_BRIDGE), are skipped.
+ */
+int nl_parse_events(const void *buf, size_t len, struct nl_events *ev);
+void nl_events_clear(struct nl_events *ev);
+void nl_events_free(struct nl_events *ev);
+
 #endif

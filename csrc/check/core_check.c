@@ -8,15 +8,21 @@
  * error or leak of the C core's own allocations fails it.  Exit status 0
  * when all is well.
  */
+#define _GNU_SOURCE             /* unshare */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <net/if.h>
+#include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 
 #include "../nlio.h"
+#include "../nlwatch.h"
 
 static int failures;
 
@@ -188,6 +194,149 @@ static void check_sockets(void)
 	netifc_links_free(&t);
 }
 
+/* A notification datagram: one message of type `type` with payload body. */
+static size_t put_msg(uint8_t *at, uint16_t type, const void *body, size_t len)
+{
+	struct nlmsghdr h = { .nlmsg_len = (uint32_t)NLMSG_LENGTH(len), .nlmsg_type = type };
+
+	memcpy(at, &h, sizeof h);
+	memcpy(at + NLMSG_HDRLEN, body, len);
+	return NLMSG_ALIGN(h.nlmsg_len);
+}
+
+/* nl_parse_events on made-up datagrams: kinds, order, skips, and what counts as lost. */
+static void check_event_parsing(void)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = 7, .ifi_type = 1 };
+	struct ifaddrmsg ifa = { .ifa_family = AF_INET, .ifa_prefixlen = 24, .ifa_index = 7 };
+	static const uint8_t ip[4] = { 192, 0, 2, 1 };
+	uint8_t link[64] = { 0 }, addr[64] = { 0 }, dgram[512];
+	struct nl_events ev = { 0 };
+	size_t ln, an, n = 0;
+
+	memcpy(link, &ifi, sizeof ifi);
+	ln = NLMSG_ALIGN(sizeof ifi) + put_attr(link + NLMSG_ALIGN(sizeof ifi), IFLA_IFNAME, "x0", 3);
+	memcpy(addr, &ifa, sizeof ifa);
+	an = NLMSG_ALIGN(sizeof ifa) + put_attr(addr + NLMSG_ALIGN(sizeof ifa), IFA_LOCAL, ip, 4);
+	n += put_msg(dgram + n, RTM_NEWLINK, link, ln);
+	n += put_msg(dgram + n, RTM_NEWADDR, addr, an);
+	n += put_msg(dgram + n, RTM_DELADDR, addr, an);
+	n += put_msg(dgram + n, RTM_NEWROUTE, addr, an);          /* not ours: skipped */
+	n += put_msg(dgram + n, RTM_DELLINK, link, ln);
+	expect(nl_parse_events(dgram, n, &ev), 0, "parse five notifications");
+	expect((int)ev.n, 4, "four events");
+	expect(ev.n == 4 && ev.v[0].kind == NL_EV_LINK_NEW && ev.v[1].kind == NL_EV_ADDR_NEW &&
+	       ev.v[2].kind == NL_EV_ADDR_DEL && ev.v[3].kind == NL_EV_LINK_DEL, 1, "in order");
+	expect(ev.n == 4 && ev.links.v[ev.v[3].at].index == 7 &&
+	       !strcmp(ev.links.v[ev.v[3].at].name, "x0") && ev.addrs.v[ev.v[2].at].local[3] == 1,
+	       1, "records of the events");
+	expect((int)ev.lost, 0, "nothing lost");
+	nl_events_clear(&ev);
+
+	ifi.ifi_family = AF_BRIDGE;                                /* a bridge port's: skipped */
+	memcpy(link, &ifi, sizeof ifi);
+	n = put_msg(dgram, RTM_NEWLINK, link, ln);
+	expect(nl_parse_events(dgram, n, &ev), 0, "parse a bridge notification");
+	expect((int)(ev.n + ev.lost), 0, "no event, nothing lost");
+
+	n = put_msg(dgram, RTM_NEWADDR, addr, 4);                  /* shorter than ifaddrmsg */
+	n += put_msg(dgram + n, RTM_NEWADDR, addr, an);
+	expect(nl_parse_events(dgram, n, &ev), 0, "parse a broken message");
+	expect((int)ev.n, 1, "the next message still read");
+	expect((int)ev.lost, 1, "the broken one lost");
+	nl_events_clear(&ev);
+	expect(nl_parse_events(dgram, n - 1, &ev), 0, "parse a datagram cut short");
+	expect((int)ev.lost, 2, "the broken message and the overrun: both lost");
+	nl_events_free(&ev);
+}
+
+static int set_lo_up(void)
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), r;
+
+	memset(&ifr, 0, sizeof ifr);
+	strcpy(ifr.ifr_name, "lo");
+	r = fd >= 0 && ioctl(fd, SIOCGIFFLAGS, &ifr) == 0 &&
+	    (ifr.ifr_flags |= IFF_UP, ioctl(fd, SIOCSIFFLAGS, &ifr) == 0) ? 0 : -errno;
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
+/* A root socket sends a link notification to the group: never an event. */
+static int forge_multicast(void)
+{
+	struct sockaddr_nl group = { .nl_family = AF_NETLINK, .nl_groups = RTMGRP_LINK };
+	struct sockaddr_nl me = { .nl_family = AF_NETLINK };
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = 1 };
+	uint8_t link[64] = { 0 }, dgram[128];
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), r;
+	size_t n;
+
+	memcpy(link, &ifi, sizeof ifi);
+	n = NLMSG_ALIGN(sizeof ifi) + put_attr(link + NLMSG_ALIGN(sizeof ifi), IFLA_IFNAME, "lo", 3);
+	n = put_msg(dgram, RTM_NEWLINK, link, n);
+	r = fd >= 0 && bind(fd, (struct sockaddr *)&me, sizeof me) == 0 &&
+	    sendto(fd, dgram, n, 0, (struct sockaddr *)&group, sizeof group) == (ssize_t)n ? 0 : -errno;
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
+/*
+ * In a network namespace of its own (a child process): nothing pending
+ * reads as nothing; lo going up is an event; forged multicast is not; a
+ * forked child's watch is closed.
+ */
+static int watch_in_own_netns(void)
+{
+	struct nl_events ev = { 0 };
+	struct nl_watch w;
+	pid_t pid;
+	int status;
+	size_t i, links = 0;
+
+	if (unshare(CLONE_NEWNET) < 0) {
+		printf("core_check: watch checks skipped: unshare(CLONE_NEWNET): %s\n", strerror(errno));
+		return 0;
+	}
+	expect(nl_watch_open(&w), 0, "nl_watch_open");
+	expect(nl_watch_read(&w, &ev), 0, "read with nothing pending");
+	expect((int)(ev.n + ev.lost), 0, "nothing pending: no event");
+	expect(set_lo_up(), 0, "lo up");
+	expect(nl_watch_read(&w, &ev), 0, "read after lo up");
+	for (i = 0; i < ev.n; i++)
+		if (ev.v[i].kind == NL_EV_LINK_NEW && ev.links.v[ev.v[i].at].index == 1)
+			links++;
+	expect(links >= 1, 1, "lo's change is an event");
+	expect(ev.n > links, 1, "lo's addresses are events");
+	nl_events_clear(&ev);
+	expect(forge_multicast(), 0, "forged multicast sent");
+	expect(nl_watch_read(&w, &ev), 0, "read after forged multicast");
+	expect((int)(ev.n + ev.lost), 0, "forged multicast: no event");
+	pid = fork();
+	if (pid == 0)
+		_exit(w.fd == -1 && nl_watch_read(&w, &ev) == -EBADF ? 0 : 1);
+	expect(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       WEXITSTATUS(status) == 0, 1, "the forked child's watch is closed");
+	expect(w.fd >= 0, 1, "the parent's watch stays open");
+	nl_watch_free(&w);
+	nl_events_free(&ev);
+	return failures;
+}
+
+static void check_watch(void)
+{
+	int status, before = failures;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(watch_in_own_netns() != before);
+	expect(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       WEXITSTATUS(status) == 0, 1, "watch checks (in their own namespace)");
+}
+
 int main(void)
 {
 	static const unsigned modes[] = { 0, NETIFC_NO_STRICT_CHK, NETIFC_NO_NL_MCAST4,
@@ -196,6 +345,8 @@ int main(void)
 
 	check_no_stale_bytes();
 	check_sockets();
+	check_event_parsing();
+	check_watch();
 	for (m = 0; m < 4; m++) {
 		pthread_t th[4];
 

@@ -1,8 +1,10 @@
 /*
  * libFuzzer target: nl_walk() and the link/address parsers on arbitrary
- * bytes, the way linux.c drives them.  Byte 0 picks a dump or a single
- * reply; the rest is the datagram.  The sequence number and port id are
- * taken from its first header, so recorded replies are walked in full.
+ * bytes, the way linux.c drives them, and nl_parse_events() the way a
+ * watch does.  Byte 0 picks a dump (bit 0) or a single reply, or (bit 1)
+ * notifications; the rest is the datagram.  For replies, the sequence
+ * number and port id are taken from its first header, so recorded replies
+ * are walked in full.
  */
 #include <stdint.h>
 #include <string.h>
@@ -32,6 +34,19 @@ static int on_msg(uint16_t type, const uint8_t *p, size_t len, void *ctx)
 	return r < 0 ? r : 0;
 }
 
+static int notifications(const uint8_t *data, size_t size)
+{
+	struct nl_events ev = { 0 };
+	size_t i;
+
+	nl_parse_events(data, size, &ev);
+	for (i = 0; i < ev.n; i++)
+		if (ev.v[i].kind >= NL_EV_ADDR_NEW)
+			netifc_addr_finish(&ev.addrs.v[ev.v[i].at], "zone0");
+	nl_events_free(&ev);
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct tables t = { { 0 }, { 0 } };
@@ -40,6 +55,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
+	if (data[0] & 2)
+		return notifications(data + 1, size - 1);
 	w.dump = data[0] & 1;
 	data++;
 	size--;

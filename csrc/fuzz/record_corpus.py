@@ -3,13 +3,16 @@
     python csrc/fuzz/record_corpus.py [OUTDIR [PREFIX]]   (default: csrc/fuzz/corpus, "host-")
 
 Each netlink seed is one byte (1: a dump, 0: a single reply) and the raw
-datagrams of one reply; each /proc seed is one byte (0 igmp, 1 igmp6) and
-the file.  Run it where the links are interesting (the tests' lab
-namespace, say: ip netns exec NS python ...).
+datagrams of one reply, or the byte 2 and the change notifications one
+command made; each /proc seed is one byte (0 igmp, 1 igmp6) and the file.
+Run it where the links are interesting (the tests' lab namespace, say: ip
+netns exec NS python ...); the notifications are recorded as root only, and
+make and remove a veth pair nfc-rec0/nfc-rec1 there.
 """
 import os
 import socket
 import struct
+import subprocess
 import sys
 
 NLM_F_REQUEST, NLM_F_DUMP = 0x1, 0x300
@@ -33,6 +36,45 @@ def request(sock, seq, mtype, flags, body):
             off += (length + 3) & ~3 if length else len(data)
         if done:
             return b"".join(chunks)
+
+
+# The watch's groups: links, IPv4 and IPv6 addresses, IPv4 and IPv6 multicast.
+WATCH_GROUPS = (1, 5, 9, 37, 38)
+SOL_NETLINK, NETLINK_ADD_MEMBERSHIP = 270, 1
+EVENT_STEPS = {
+    "events-link-add": "ip link add nfc-rec0 type veth peer name nfc-rec1",
+    "events-addr-add": "ip addr add 192.0.2.77/24 dev nfc-rec0 && "
+                       "ip addr add 2001:db8:77::1/64 dev nfc-rec0 valid_lft 600 preferred_lft 300",
+    "events-link-up": "ip link set nfc-rec0 up && ip link set nfc-rec1 up",
+    "events-rename": "ip link set nfc-rec1 name nfc-rec2",
+    "events-link-del": "ip link del nfc-rec0",
+}
+
+
+def record_events(out, prefix):
+    """Each step's notifications, as the watch socket receives them."""
+    sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW | socket.SOCK_NONBLOCK,
+                         socket.NETLINK_ROUTE)
+    sock.bind((0, 0))
+    for group in WATCH_GROUPS:
+        try:
+            sock.setsockopt(SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, group)
+        except OSError:
+            pass    # an older kernel without group notifications
+    try:
+        for label, command in EVENT_STEPS.items():
+            subprocess.run(command, shell=True, check=True)
+            data = b""
+            while True:
+                try:
+                    data += sock.recv(1 << 20)
+                except BlockingIOError:
+                    break
+            with open(os.path.join(out, "netlink", prefix + label), "wb") as f:
+                f.write(bytes([2]) + data)
+    finally:
+        subprocess.run("ip link del nfc-rec0 2>/dev/null", shell=True)
+        sock.close()
 
 
 def main():
@@ -61,6 +103,8 @@ def main():
     for i, path in enumerate(("/proc/net/igmp", "/proc/net/igmp6")):
         with open(path, "rb") as f, open(os.path.join(out, "procnet", prefix + os.path.basename(path)), "wb") as g:
             g.write(bytes([i]) + f.read())
+    if os.geteuid() == 0:
+        record_events(out, prefix)
 
 
 if __name__ == "__main__":
