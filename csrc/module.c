@@ -285,6 +285,10 @@ static int module_exec(PyObject *m)
 	Py_XDECREF(socket_mod);
 	if (!st->AddressFamily || netifc_add_types(m, st) < 0)
 		return -1;
+#ifdef __linux__
+	if (netifc_add_watch_type(m, st) < 0)
+		return -1;
+#endif
 	st->NoSuchInterface = PyErr_NewExceptionWithDoc(
 		"netifc.NoSuchInterface", "No network interface has the index or name asked for.",
 		PyExc_LookupError, NULL);
@@ -300,6 +304,7 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
 
 	Py_VISIT(st->Interface);
 	Py_VISIT(st->Addr);
+	Py_VISIT(st->Watch);
 	Py_VISIT(st->NoSuchInterface);
 	Py_VISIT(st->AddressFamily);
 	Py_VISIT(st->Flags);
@@ -314,6 +319,7 @@ static int module_clear(PyObject *m)
 
 	Py_CLEAR(st->Interface);
 	Py_CLEAR(st->Addr);
+	Py_CLEAR(st->Watch);
 	Py_CLEAR(st->NoSuchInterface);
 	Py_CLEAR(st->AddressFamily);
 	Py_CLEAR(st->Flags);

@@ -25,6 +25,7 @@ static inline PyObject *Py_NewRef(PyObject *o)
 typedef struct {
 	PyTypeObject *Interface;
 	PyTypeObject *Addr;
+	PyTypeObject *Watch;    /* Linux: the watch socket (watch.c) */
 	PyObject *NoSuchInterface;
 	PyObject *AddressFamily;        /* socket.AddressFamily */
 	PyObject *Flags;        /* netifc.Flags, AddrFlags, Addr6Flags, once registered */
@@ -39,10 +40,15 @@ modstate *netifc_state_of_type(PyTypeObject *tp);
 /* records.c: the Interface and Addr types. */
 int netifc_add_types(PyObject *m, modstate *st);
 PyObject *netifc_new_iface(modstate *st, const struct netifc_link *l, const char *pool);
+PyObject *netifc_new_addr(modstate *st, const struct netifc_addr *a);
+const char *netifc_iface_name(modstate *st, PyObject *iface);
 PyObject *netifc_links_tuple(modstate *st, const struct netifc_links *t);
 PyObject *netifc_addrs_tuple(modstate *st, const struct netifc_addrs *t);
 PyObject *netifc_make_interface(PyObject *m, PyObject *args);
 PyObject *netifc_make_addr(PyObject *m, PyObject *args);
+
+/* watch.c (Linux): the _Watch type. */
+int netifc_add_watch_type(PyObject *m, modstate *st);
 
 /*
  * module.c: the one place a core error becomes an exception (NULL).  what:

@@ -169,6 +169,12 @@ PyObject *netifc_new_iface(modstate *st, const struct netifc_link *l, const char
 	return (PyObject *)o;
 }
 
+/* The name of an Interface, NULL for any other object. */
+const char *netifc_iface_name(modstate *st, PyObject *iface)
+{
+	return Py_TYPE(iface) == st->Interface ? IFACE(iface)->name : NULL;
+}
+
 static const uint8_t *iface_brd_at(const IfaceObject *o)
 {
 	return o->data + o->hwaddr_len;
@@ -398,7 +404,7 @@ PyObject *netifc_links_tuple(modstate *st, const struct netifc_links *t)
 
 /* ---- Addr ------------------------------------------------------------- */
 
-static PyObject *new_addr(modstate *st, const struct netifc_addr *a)
+PyObject *netifc_new_addr(modstate *st, const struct netifc_addr *a)
 {
 	AddrObject *o = PyObject_New(AddrObject, st->Addr);
 
@@ -409,7 +415,7 @@ static PyObject *new_addr(modstate *st, const struct netifc_addr *a)
 
 static PyObject *addr_at(modstate *st, const void *table, size_t i)
 {
-	return new_addr(st, &((const struct netifc_addrs *)table)->v[i]);
+	return netifc_new_addr(st, &((const struct netifc_addrs *)table)->v[i]);
 }
 
 PyObject *netifc_addrs_tuple(modstate *st, const struct netifc_addrs *t)
@@ -812,7 +818,7 @@ PyObject *netifc_make_addr(PyObject *m, PyObject *args)
 	a.index = (int32_t)index;
 	a.scope = (uint8_t)scope;
 	a.flags = (uint32_t)flags;
-	return new_addr(st, &a);
+	return netifc_new_addr(st, &a);
 }
 
 int netifc_add_types(PyObject *m, modstate *st)
