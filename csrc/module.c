@@ -137,11 +137,10 @@ static PyObject *m_by_name(PyObject *m, PyObject *arg)
 	return res;
 }
 
-static int all_addrs(modstate *st, enum netifc_kind kind, struct netifc_links *links,
-		     struct netifc_addrs *addrs)
+static int all_addrs_of(modstate *st, const struct netifc_backend *b, unsigned opts,
+			enum netifc_kind kind, struct netifc_links *links, struct netifc_addrs *addrs)
 {
-	const struct netifc_backend *b = st->backend;
-	struct netifc_call call = { .opts = st->opts };
+	struct netifc_call call = { .opts = opts };
 	int r;
 
 	Py_BEGIN_ALLOW_THREADS
@@ -150,6 +149,12 @@ static int all_addrs(modstate *st, enum netifc_kind kind, struct netifc_links *l
 	if (r < 0)
 		netifc_core_error(st, &call, r, NULL);
 	return r;
+}
+
+static int all_addrs(modstate *st, enum netifc_kind kind, struct netifc_links *links,
+		     struct netifc_addrs *addrs)
+{
+	return all_addrs_of(st, st->backend, st->opts, kind, links, addrs);
 }
 
 static PyObject *m_interface_addrs(PyObject *m, PyObject *unused)
@@ -170,12 +175,22 @@ static PyObject *m_snapshot(PyObject *m, PyObject *args)
 	modstate *st = PyModule_GetState(m);
 	struct netifc_links links = { 0 };
 	struct netifc_addrs addrs = { 0 };
+	const struct netifc_backend *b = st->backend;
+	unsigned opts = st->opts;
 	PyObject *res = NULL;
+	const char *name = NULL;
 	int multicast = 0;
 
-	if (!PyArg_ParseTuple(args, "|p:_snapshot", &multicast))
+	if (!PyArg_ParseTuple(args, "|pz:_snapshot", &multicast, &name))
 		return NULL;
-	if (all_addrs(st, multicast ? NETIFC_MULTICAST : NETIFC_UNICAST, &links, &addrs) == 0)
+	if (name) {             /* this backend, on its default path (live tables: netlink) */
+		if (!(b = netifc_backend_find(name)))
+			return PyErr_Format(PyExc_ValueError, "unknown netifc backend %R",
+					    PyTuple_GET_ITEM(args, 1));
+		opts = 0;
+	}
+	if (all_addrs_of(st, b, opts, multicast ? NETIFC_MULTICAST : NETIFC_UNICAST,
+			 &links, &addrs) == 0)
 		res = Py_BuildValue("(NN)", netifc_links_tuple(st, &links),
 				    netifc_addrs_tuple(st, &addrs));
 	netifc_links_free(&links);

@@ -417,6 +417,14 @@ static int event_of(struct nl_events *ev, uint16_t type, const uint8_t *p, size_
 		ev->addrs.n = at;
 		return r <= 0 ? r : -ENOMEM;
 	}
+	/*
+	 * The kernel's dump gives a site-scoped IPv6 group (ffx5::) the scope
+	 * RT_SCOPE_SITE; its notifications (Linux 6.x) say RT_SCOPE_UNIVERSE.
+	 * An event's record is what a dump would give.
+	 */
+	if (kind >= NL_EV_GROUP_NEW && a->family == AF_INET6 && a->scope == RT_SCOPE_UNIVERSE &&
+	    (a->local[1] & 0x0f) == 5)
+		a->scope = RT_SCOPE_SITE;
 	return 0;
 }
 

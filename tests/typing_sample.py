@@ -102,9 +102,50 @@ def check_module() -> None:
     assert isinstance(netifc.to_json(ifaces, addrs), list)
 
 
+def describe(e: netifc.Event) -> str:
+    """Every event type, and what each carries."""
+    if isinstance(e, (netifc.LinkAdded, netifc.LinkRemoved)):
+        return assert_type(e.interface, netifc.Interface).name
+    if isinstance(e, netifc.LinkChanged):
+        return f"{assert_type(e.old, netifc.Interface).name} {e.new.name}"
+    if isinstance(e, (netifc.AddrAdded, netifc.AddrRemoved)):
+        return str(assert_type(e.addr, netifc.Addr))
+    if isinstance(e, netifc.AddrChanged):
+        return f"{assert_type(e.old, netifc.Addr)} {e.new}"
+    if isinstance(e, (netifc.GroupJoined, netifc.GroupLeft)):
+        return str(assert_type(e.group, netifc.Addr))
+    if isinstance(e, netifc.Resync):
+        return f"{len(assert_type(e.interfaces, 'tuple[netifc.Interface, ...]'))}" \
+               f" {len(assert_type(e.addrs, 'tuple[netifc.Addr, ...]'))} {len(e.groups)}"
+    return ""
+
+
+def check_live() -> None:
+    lv = assert_type(netifc.live(), netifc.Live)
+    try:
+        first = assert_type(lv.interfaces, "tuple[netifc.Interface, ...]")[0]
+        assert assert_type(lv.by_index(first.index), netifc.Interface) == first
+        assert assert_type(lv.by_name(first.name), netifc.Interface) == first
+        for a in assert_type(lv.addrs_of(first), "tuple[netifc.Addr, ...]"):
+            check_addr(a)
+        for g in assert_type(lv.groups_of(first.index), "tuple[netifc.Addr, ...]"):
+            check_addr(g)
+        assert isinstance(assert_type(lv.addrs, "tuple[netifc.Addr, ...]"), tuple)
+        assert isinstance(assert_type(lv.groups, "tuple[netifc.Addr, ...]"), tuple)
+        check_snapshot(assert_type(lv.snapshot(), netifc.Snapshot))
+    finally:
+        lv.close()
+    with netifc.Watcher() as w:
+        assert isinstance(assert_type(w.fileno(), int), int)
+        for e in assert_type(w.poll(0), "list[netifc.Event]"):
+            assert isinstance(describe(e), str)
+        assert isinstance(assert_type(w.interfaces, "tuple[netifc.Interface, ...]"), tuple)
+
+
 def main() -> None:
     check_flags()
     check_module()
+    check_live()
 
 
 if __name__ == "__main__":
