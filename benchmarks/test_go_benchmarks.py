@@ -49,6 +49,32 @@ def BenchmarkSnapshot(benchmark, lo):
     run(benchmark, lo, bench.SNAPSHOT)
 
 
+def run_live(benchmark, lo, name):
+    """A read of live tables with nothing pending, in the group of the call it saves."""
+    import netifc
+    lv = netifc.live()
+    try:
+        benchmark.group = bench.LIVE[name]
+        benchmark(bench.bodies(lo, lv)[name])
+    finally:
+        lv.close()
+
+
+@pytest.mark.benchmark(group="BenchmarkInterfaceByIndex")
+def BenchmarkLiveInterfaceByIndex(benchmark, lo):
+    run_live(benchmark, lo, "LiveInterfaceByIndex")
+
+
+@pytest.mark.benchmark(group="BenchmarkInterfaces")
+def BenchmarkLiveInterfaces(benchmark, lo):
+    run_live(benchmark, lo, "LiveInterfaces")
+
+
+@pytest.mark.benchmark(group="BenchmarkInterfaceAddrs")
+def BenchmarkLiveInterfaceAddrs(benchmark, lo):
+    run_live(benchmark, lo, "LiveInterfaceAddrs")
+
+
 PEER_CASES = [
     ("BenchmarkInterfaces", "psutil.net_if_stats"),
     ("BenchmarkInterfaces", "netifaces.interfaces"),

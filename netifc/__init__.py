@@ -41,7 +41,7 @@ from ._netifc import (
     interface_by_name,
     interfaces,
 )
-from .live import (
+from .watch import (
     AddrAdded,
     AddrChanged,
     AddrRemoved,

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import socket
 import sys
@@ -27,6 +28,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="IPv6 only: the interfaces with an IPv6 address, and those addresses")
     p.add_argument("-m", "--multicast", action="store_true",
                    help="multicast groups instead of addresses")
+    p.add_argument("-w", "--watch", action="store_true",
+                   help="print changes as they happen, like ip monitor (Ctrl-C ends it);"
+                        " with --json, one JSON object per line")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the output (auto: on a terminal, unless NO_COLOR is set)")
     p.add_argument("--version", action="version", version=f"%(prog)s {netifc.__version__}")
@@ -81,6 +85,57 @@ def _write(text: str) -> None:
     buffer.flush()
 
 
+def _event_at(event: netifc.Event) -> Tuple[Optional[netifc.Interface], Optional[netifc.Addr]]:
+    """The interface, or the address or group, an event is about."""
+    if isinstance(event, (netifc.LinkAdded, netifc.LinkRemoved)):
+        return event.interface, None
+    if isinstance(event, netifc.LinkChanged):
+        return event.new, None
+    if isinstance(event, (netifc.AddrAdded, netifc.AddrRemoved)):
+        return None, event.addr
+    if isinstance(event, netifc.AddrChanged):
+        return None, event.new
+    if isinstance(event, (netifc.GroupJoined, netifc.GroupLeft)):
+        return None, event.group
+    return None, None
+
+
+def _watch(args: argparse.Namespace) -> int:
+    """Print each change as it comes, until Ctrl-C (exit 0)."""
+    try:
+        watcher = netifc.Watcher()
+        only = _find(args.ifname).index if args.ifname is not None else None
+    except (netifc.NoSuchInterface, ValueError, NotImplementedError) as e:
+        print(f"netifc: {e.args[0] if e.args else e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"netifc: {e.strerror or e}", file=sys.stderr)
+        return 1
+    names = {i.index: i.name for i in watcher.interfaces}
+    color = _use_color(args.color, sys.stdout)
+    try:
+        with watcher:
+            for event in watcher:
+                iface, addr = _event_at(event)
+                if iface is not None:
+                    names[iface.index] = iface.name
+                index = iface.index if iface is not None else addr.index if addr else None
+                if (only is not None and index not in (None, only)) or \
+                        (addr is not None and args.family not in (None, addr.family)):
+                    continue
+                if args.json:
+                    out = json.dumps(netifc.render.event_json(event)) + "\n"
+                else:
+                    name = names.get(addr.index, f"if{addr.index}") if addr is not None else ""
+                    out = netifc.render.render_event(event, name, color=color)
+                _write(out)
+    except KeyboardInterrupt:
+        return 0
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     """Run the command line; returns the exit status (0, 1 on a failure, and
     2 through SystemExit on a usage error)."""
@@ -88,6 +143,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = parser.parse_args(argv)
     if args.ifname == "":
         parser.error("argument IFNAME: an interface name cannot be empty")
+    if args.watch:
+        return _watch(args)
     try:
         interfaces, addrs = _gather(args.ifname, args.multicast)
     except (netifc.NoSuchInterface, ValueError) as e:

@@ -50,6 +50,12 @@ GO_NAMES = (
     "BenchmarkInterfacesAndMulticastAddrs",
 )
 SNAPSHOT = "Snapshot"       # netifc.snapshot() against psutil's net_if_addrs()+net_if_stats()
+# Reads of netifc.live() with nothing pending, each beside the call it saves.
+LIVE = {
+    "LiveInterfaceByIndex": "BenchmarkInterfaceByIndex",
+    "LiveInterfaces": "BenchmarkInterfaces",
+    "LiveInterfaceAddrs": "BenchmarkInterfaceAddrs",
+}
 ROUNDS = 3                  # turns of netifc and floor timing, with --floor
 FLOORS = ("fresh_floor", "kept_floor")  # result keys: a socket per round, one socket kept
 
@@ -62,8 +68,17 @@ def loopback() -> netifc.Interface:
     raise RuntimeError("no loopback interface to benchmark")
 
 
-def bodies(lo: netifc.Interface) -> Dict[str, Callable[[], object]]:
-    """{benchmark name: zero-argument callable} for netifc."""
+def bodies(lo: netifc.Interface, lv: Optional[netifc.Live] = None
+           ) -> Dict[str, Callable[[], object]]:
+    """{benchmark name: zero-argument callable} for netifc; the live rows too
+    when given live tables."""
+    live_rows: Dict[str, Callable[[], object]] = {}
+    if lv is not None:
+        live_rows = {
+            "LiveInterfaceByIndex": lambda: lv.by_index(lo.index),
+            "LiveInterfaces": lambda: lv.interfaces,
+            "LiveInterfaceAddrs": lambda: lv.addrs,
+        }
     return {
         "BenchmarkInterfaces": netifc.interfaces,
         "BenchmarkInterfaceByIndex": lambda: netifc.interface_by_index(lo.index),
@@ -72,6 +87,7 @@ def bodies(lo: netifc.Interface) -> Dict[str, Callable[[], object]]:
         "BenchmarkInterfacesAndAddrs": lo.addrs,
         "BenchmarkInterfacesAndMulticastAddrs": lo.multicast_addrs,
         SNAPSHOT: netifc.snapshot,
+        **live_rows,
     }
 
 
@@ -188,7 +204,30 @@ def object_bytes() -> Dict[str, float]:
         finally:
             tracemalloc.stop()
         out[kind] = round((after - before) / max(len(objs), 1), 1)
+    out["snapshot"] = _bytes_of(netifc.snapshot)
+    if hasattr(_netifc, "_Watch"):
+        out["live"] = _bytes_of(_live_closed)
     return out
+
+
+def _live_closed() -> object:
+    lv = netifc.live()
+    lv.close()          # its tables stay; only the socket goes
+    return lv
+
+
+def _bytes_of(make: Callable[[], object]) -> float:
+    """Bytes held by what make() returns (made once before, so caches are warm)."""
+    make()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        kept = make()
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    del kept
+    return float(after - before)
 
 
 # ---- Go's own benchmarks ---------------------------------------------------
@@ -284,9 +323,10 @@ def run(args: argparse.Namespace, netns: Optional[str] = None) -> Dict[str, Any]
               "addrs": len(netifc.interface_addrs()), "netifc": {},
               "fresh_floor": {}, "kept_floor": {}, "go": {}, "peers": {},
               "bytes": object_bytes()}
-    names = GO_NAMES + (SNAPSHOT,)
+    lv = netifc.live() if hasattr(_netifc, "_Watch") else None
+    names = GO_NAMES + (SNAPSHOT,) + (tuple(LIVE) if lv is not None else ())
     floors = floor_requests(lo) if args.floor else {}
-    for name, fn in bodies(lo).items():
+    for name, fn in bodies(lo, lv).items():
         # With --floor netifc and the two floors are timed in turns, ROUNDS
         # times, and the best of each kept: ratios from one moment of this
         # noisy machine.
@@ -317,6 +357,9 @@ def report(result: Dict[str, Any], names: Sequence[str]) -> None:
     print(f"{result['links']} links, {result['addrs']} addresses; "
           f"bytes per Interface {result['bytes']['Interface']}, "
           f"per Addr {result['bytes']['Addr']}")
+    if "live" in result["bytes"]:
+        print(f"bytes of live() {result['bytes']['live']:.0f}, "
+              f"of snapshot() {result['bytes']['snapshot']:.0f}")
     head = f"{'benchmark':40s} {'netifc ns/op':>13s}"
     if result["kept_floor"]:
         head += f" {'fresh floor':>12s} {'kept floor':>11s} {'/kept':>6s}"
@@ -336,6 +379,8 @@ def report(result: Dict[str, Any], names: Sequence[str]) -> None:
         print(line)
         for peer, ns in sorted(result["peers"].get(name, {}).items()):
             print(f"  {peer:38s} {ns:13.0f}  ({ns / ours:.1f}x netifc's time)")
+        if name in LIVE:
+            print(f"  {LIVE[name] + ' / this':38s} {result['netifc'][LIVE[name]] / ours:13.1f}x")
 
 
 def load_run(path: str) -> Dict[str, float]:

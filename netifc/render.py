@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Tupl
 
 if TYPE_CHECKING:
     from ._netifc import Addr, Interface
+    from .watch import Event
 
-__all__ = ["render_text", "render_brief", "render_json", "to_json", "JSON_SCHEMA_VERSION",
-           "JSONValue"]
+__all__ = ["render_text", "render_brief", "render_json", "to_json", "render_event",
+           "event_json", "JSON_SCHEMA_VERSION", "JSONValue"]
 
 JSON_SCHEMA_VERSION = 2
 
@@ -300,3 +301,81 @@ def render_json(interfaces: Iterable[Interface], addrs: Iterable[Addr], *,
     """``to_json`` as text."""
     doc = to_json(interfaces, addrs, multicast=multicast, family=family)
     return json.dumps(doc, indent=indent) + "\n"
+
+
+# ---- change events (``netifc --watch``) ------------------------------------------------
+
+def _link_block(i: Interface, color: bool) -> List[str]:
+    text = render_text([i], [], color=color)
+    return text.splitlines()
+
+
+def _event_parts(event: Event) -> Tuple[bool, Optional[Interface], Optional[Addr], bool]:
+    """(removed, interface, address or group, is a group) of an event."""
+    from . import watch as ev
+    if isinstance(event, (ev.LinkAdded, ev.LinkRemoved)):
+        return (isinstance(event, ev.LinkRemoved), event.interface, None, False)
+    if isinstance(event, ev.LinkChanged):
+        return (False, event.new, None, False)
+    if isinstance(event, (ev.AddrAdded, ev.AddrRemoved)):
+        return (isinstance(event, ev.AddrRemoved), None, event.addr, False)
+    if isinstance(event, ev.AddrChanged):
+        return (False, None, event.new, False)
+    if isinstance(event, (ev.GroupJoined, ev.GroupLeft)):
+        return (isinstance(event, ev.GroupLeft), None, event.group, True)
+    return (False, None, None, False)
+
+
+def render_event(event: Event, name: str = "", *, color: bool = False) -> str:
+    """One event as ``ip monitor`` prints it: the link's block, or its index
+    and name then the address (or group) lines; ``Deleted`` before what went.
+    ``name`` is the name of the address's interface (ip prints it there)."""
+    removed, iface, addr, group = _event_parts(event)
+    prefix = "Deleted " if removed else ""
+    if iface is not None:
+        lines = _link_block(iface, color)
+    elif addr is not None:
+        lines = _addr_lines(addr, color, group)
+        lines[0] = f"{addr.index}: {_paint(name, 'name', color)}    {lines[0].lstrip()}"
+    else:
+        from .watch import Resync
+        assert isinstance(event, Resync)
+        lines = [f"Resync: {len(event.interfaces)} interfaces, {len(event.addrs)} addresses,"
+                 f" {len(event.groups)} groups (the kernel dropped notifications)"]
+    lines[0] = prefix + lines[0]
+    return "".join(line + "\n" for line in lines)
+
+
+_EVENT_NAMES = {
+    "LinkAdded": "link_added", "LinkChanged": "link_changed", "LinkRemoved": "link_removed",
+    "AddrAdded": "addr_added", "AddrChanged": "addr_changed", "AddrRemoved": "addr_removed",
+    "GroupJoined": "group_joined", "GroupLeft": "group_left", "Resync": "resync",
+}
+
+
+def _link_json(i: Interface) -> Dict[str, JSONValue]:
+    d = _interface_json(i, (), False)
+    del d["addrs"]
+    return d
+
+
+def event_json(event: Event) -> Dict[str, JSONValue]:
+    """One event as JSON data: ``{"event": "addr_added", "index": 3, "addr": {...}}``;
+    links as in ``to_json`` without addresses, ``old`` and ``new`` for changes."""
+    from . import watch as ev
+    d: Dict[str, JSONValue] = {"event": _EVENT_NAMES[type(event).__name__]}
+    if isinstance(event, (ev.LinkAdded, ev.LinkRemoved)):
+        d["interface"] = _link_json(event.interface)
+    elif isinstance(event, ev.LinkChanged):
+        d.update(old=_link_json(event.old), new=_link_json(event.new))
+    elif isinstance(event, (ev.AddrAdded, ev.AddrRemoved)):
+        d.update(index=event.addr.index, addr=_addr_json(event.addr, False))
+    elif isinstance(event, ev.AddrChanged):
+        d.update(index=event.new.index, old=_addr_json(event.old, False),
+                 new=_addr_json(event.new, False))
+    elif isinstance(event, (ev.GroupJoined, ev.GroupLeft)):
+        d.update(index=event.group.index, group=_addr_json(event.group, True))
+    elif isinstance(event, ev.Resync):
+        d.update(interfaces=len(event.interfaces), addrs=len(event.addrs),
+                 groups=len(event.groups))
+    return d
