@@ -149,17 +149,15 @@ static PyObject *events_list(WatchObject *o, modstate *st, struct nl_events *ev,
 	return list;
 }
 
-static PyObject *watch_read(PyObject *self, PyObject *args)
+static PyObject *watch_read(PyObject *self, PyObject *links)
 {
 	WatchObject *o = WATCH(self);
 	modstate *st = netifc_state_of_type(Py_TYPE(self));
 	struct netifc_call call = { .step = "netlink watch recv" };
 	struct nl_events ev = { 0 };
-	PyObject *links = Py_None, *res;
+	PyObject *res;
 	int r;
 
-	if (!PyArg_ParseTuple(args, "|O:read", &links))
-		return NULL;
 	if (links != Py_None && !PyDict_Check(links))
 		return PyErr_Format(PyExc_TypeError, "links must be a dict or None, not %.100s",
 				    Py_TYPE(links)->tp_name);
@@ -210,8 +208,8 @@ static PyObject *watch_groups(PyObject *self, void *c)
 }
 
 static PyMethodDef watch_methods[] = {
-	{"read", watch_read, METH_VARARGS,
-	 "read($self, links=None, /)\n--\n\n"
+	{"read", watch_read, METH_O,
+	 "read($self, links, /)\n--\n\n"
 	 "Every pending notification, without blocking: a list of (kind, record)."},
 	{"fileno", watch_fileno, METH_NOARGS, "fileno($self, /)\n--\n\nThe socket's descriptor."},
 	{"close", watch_close, METH_NOARGS, "close($self, /)\n--\n\nClose the socket (again: nothing)."},
