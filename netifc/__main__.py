@@ -6,7 +6,7 @@ import json
 import os
 import socket
 import sys
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import netifc
 
@@ -100,6 +100,17 @@ def _event_at(event: netifc.Event) -> Tuple[Optional[netifc.Interface], Optional
     return None, None
 
 
+def _name_of(index: int, names: Dict[int, str], zone: str) -> str:
+    """An address's interface name: from the events so far, its zone, the kernel
+    (a group can come before its link), or ``if<index>`` as ip prints a gone one."""
+    if index not in names:
+        try:
+            names[index] = zone or socket.if_indextoname(index)
+        except OSError:
+            return f"if{index}"
+    return names[index]
+
+
 def _watch(args: argparse.Namespace) -> int:
     """Print each change as it comes, until Ctrl-C (exit 0)."""
     try:
@@ -126,7 +137,7 @@ def _watch(args: argparse.Namespace) -> int:
                 if args.json:
                     out = json.dumps(netifc.render.event_json(event)) + "\n"
                 else:
-                    name = names.get(addr.index, f"if{addr.index}") if addr is not None else ""
+                    name = _name_of(addr.index, names, addr.zone) if addr is not None else ""
                     out = netifc.render.render_event(event, name, color=color)
                 _write(out)
     except KeyboardInterrupt:
