@@ -52,9 +52,15 @@ _Batch = List[Tuple[int, Union[Interface, Addr, None]]]
 
 @dataclass(frozen=True)
 class Event:
-    """A change of the tables, as the kernel told it. Immutable, equal by value."""
+    """A change of the tables, as the kernel told it. Immutable, equal by value,
+    picklable."""
 
     __slots__ = ()
+
+    def __setstate__(self, state: Tuple[None, Dict[str, object]]) -> None:
+        """Unpickling: the fields a frozen event is made with."""
+        for name, value in state[1].items():
+            object.__setattr__(self, name, value)
 
 
 @dataclass(frozen=True)

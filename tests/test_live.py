@@ -572,6 +572,22 @@ def test_bad_input_and_closed():
         netifc._netifc._Watch().read([])
 
 
+def test_events_are_values():
+    import pickle
+    lo = netifc.interface_by_index(1)
+    a = lo.addrs()[0]
+    events = [netifc.LinkAdded(lo), netifc.LinkChanged(lo, lo), netifc.LinkRemoved(lo),
+              netifc.AddrAdded(a), netifc.AddrChanged(a, a), netifc.AddrRemoved(a),
+              netifc.GroupJoined(a), netifc.GroupLeft(a), netifc.Resync((lo,), (a,), ())]
+    assert len(set(events)) == len(events)      # same record, another kind: not equal
+    for e in events:
+        assert pickle.loads(pickle.dumps(e)) == e and isinstance(e, netifc.Event)
+        with pytest.raises(AttributeError):
+            e.extra = 1
+    with pytest.raises(AttributeError):
+        events[0].interface = lo
+
+
 def test_no_netlink_names_the_platform(monkeypatch):
     monkeypatch.delattr(netifc._netifc, "_Watch")
     with pytest.raises(NotImplementedError, match=sys.platform):
