@@ -34,6 +34,7 @@ from types import FrameType, ModuleType
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import netifc
+from netifc import _netifc
 
 _floor: Optional[ModuleType]
 try:
