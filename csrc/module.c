@@ -283,6 +283,7 @@ static PyMethodDef module_methods[] = {
 	{"_snapshot", m_snapshot, METH_VARARGS, NULL},
 	{"_interface", netifc_make_interface, METH_VARARGS, NULL},
 	{"_addr", netifc_make_addr, METH_VARARGS, NULL},
+	{"_key", netifc_addr_key, METH_O, NULL},
 	{"_register", m_register, METH_VARARGS, NULL},
 	{"_backend", m_backend, METH_NOARGS, NULL},
 	{"_backend_names", m_backend_names, METH_NOARGS, NULL},

@@ -46,6 +46,7 @@ PyObject *netifc_links_tuple(modstate *st, const struct netifc_links *t);
 PyObject *netifc_addrs_tuple(modstate *st, const struct netifc_addrs *t);
 PyObject *netifc_make_interface(PyObject *m, PyObject *args);
 PyObject *netifc_make_addr(PyObject *m, PyObject *args);
+PyObject *netifc_addr_key(PyObject *m, PyObject *addr);
 
 /* watch.c (Linux): the _Watch type. */
 int netifc_add_watch_type(PyObject *m, modstate *st);

@@ -559,6 +559,36 @@ static PyObject *addr_reduce(PyObject *self, PyObject *unused)
 			     lifetime(a, a->valid), PyUnicode_DecodeFSDefault(a->zone));
 }
 
+/*
+ * The identity live tables key an address (or group) by: its link, family,
+ * prefix length, address and peer, packed; the flags, scope, broadcast and
+ * lifetimes a change may bring are left out.
+ */
+PyObject *netifc_addr_key(PyObject *m, PyObject *addr)
+{
+	modstate *st = PyModule_GetState(m);
+	uint8_t key[4 + 2 + 2 * 16];
+	const struct netifc_addr *a;
+	size_t alen, n = 0;
+
+	if (Py_TYPE(addr) != st->Addr)
+		return PyErr_Format(PyExc_TypeError, "_key() takes an Addr, not %.100s",
+				    Py_TYPE(addr)->tp_name);
+	a = ADDR(addr);
+	alen = netifc_family_len(a->family);
+	memcpy(key, &a->index, 4);
+	key[4] = a->family;
+	key[5] = a->prefixlen;
+	n = 6;
+	memcpy(key + n, a->local, alen);
+	n += alen;
+	if (a->has_peer) {
+		memcpy(key + n, a->peer, alen);
+		n += alen;
+	}
+	return PyBytes_FromStringAndSize((const char *)key, (Py_ssize_t)n);
+}
+
 static const char *const addr_fields[] = {
 	"family", "address", "prefixlen", "zone", "index", "peer", "broadcast", "scope",
 	"flags", "preferred_lifetime", "valid_lifetime", NULL,

@@ -25,7 +25,7 @@ import weakref
 from collections import deque
 from dataclasses import dataclass
 from typing import (TYPE_CHECKING, AsyncIterator, Deque, Dict, Iterator, List, Optional, Tuple,
-                    TypeVar, Union, cast)
+                    Union, cast)
 
 from . import _netifc
 from ._netifc import Addr, Interface, NoSuchInterface
@@ -42,9 +42,6 @@ __all__ = [
 # What _Watch.read() pairs a record with (enum nl_event_kind, then "lost").
 _LINK_NEW, _LINK_DEL, _ADDR_NEW, _ADDR_DEL, _GROUP_NEW, _GROUP_DEL, _LOST = range(7)
 
-_AddrKey = Tuple[int, int, str, int, Optional[str]]
-_GroupKey = Tuple[int, int, str]
-_Key = TypeVar("_Key", _AddrKey, _GroupKey)
 _Batch = List[Tuple[int, Union[Interface, Addr, None]]]
 
 
@@ -144,12 +141,9 @@ class Resync(Event):
 
 # ---- the tables ----------------------------------------------------------------------
 
-def _addr_key(a: Addr) -> _AddrKey:
-    return (a.index, a.family, a.address, a.prefixlen, a.peer)
-
-
-def _group_key(g: Addr) -> _GroupKey:
-    return (g.index, g.family, g.address)
+# What an address (index, family, address, prefix length, peer) or a group is
+# keyed by: its identity packed in C, a few bytes.
+_addr_key = _group_key = _netifc._key
 
 
 def _packed(a: Addr, text: Optional[str]) -> Optional[bytes]:
@@ -200,8 +194,8 @@ class _Tables:
         self.netns = _netns()
         self.links: Dict[int, Interface] = {}
         self.by_name: Dict[str, Interface] = {}
-        self.addrs: Dict[int, Dict[_AddrKey, Addr]] = {}
-        self.groups: Dict[int, Dict[_GroupKey, Addr]] = {}
+        self.addrs: Dict[int, Dict[bytes, Addr]] = {}
+        self.groups: Dict[int, Dict[bytes, Addr]] = {}
         self.load()
 
     def load(self) -> None:
@@ -234,10 +228,10 @@ class _Tables:
             self._links_t = tuple(sorted(self.links.values(), key=_index_of))
         return self._links_t
 
-    def _flat(self, table: Dict[int, Dict[_Key, Addr]]) -> Tuple[Addr, ...]:
+    def _flat(self, table: Dict[int, Dict[bytes, Addr]]) -> Tuple[Addr, ...]:
         """Every link's records, IPv4 then IPv6, links in index order; only those
         of links in the table (a group can come just before its link)."""
-        order: List[Dict[_Key, Addr]] = [table[i.index] for i in self.interfaces()
+        order: List[Dict[bytes, Addr]] = [table[i.index] for i in self.interfaces()
                                           if i.index in table]
         v4: List[Addr] = [a for d in order for a in d.values() if a.family == socket.AF_INET]
         return (*v4, *(a for d in order for a in d.values() if a.family != socket.AF_INET))
