@@ -187,11 +187,12 @@ class _Tables:
     """Links by index, and each link's addresses and groups, applied to one
     notification at a time in O(1) (O(k) to drop a link with k addresses)."""
 
-    __slots__ = ("links", "by_name", "addrs", "groups", "netns", "_links_t", "_addrs_t",
-                 "_groups_t", "_snap")
+    __slots__ = ("links", "by_name", "addrs", "groups", "netns", "stale", "_links_t",
+                 "_addrs_t", "_groups_t", "_snap")
 
     def __init__(self) -> None:
         self.netns = _netns()
+        self.stale = False      # notifications were lost and the tables not read since
         self.links: Dict[int, Interface] = {}
         self.by_name: Dict[str, Interface] = {}
         self.addrs: Dict[int, Dict[bytes, Addr]] = {}
@@ -253,15 +254,18 @@ class _Tables:
         return self._snap
 
     def resync(self) -> Resync:
+        self.stale = True       # until a read succeeds: a failed one is tried again
         self.load()
+        self.stale = False
         return Resync(self.interfaces(), self.all_addrs(), self.all_groups())
 
     # -- notifications ---------------------------------------------------------------
 
     def apply(self, batch: _Batch, out: Optional[List[Event]]) -> None:
         """Apply one read's notifications in order; their events go to out (None:
-        none are made). A batch that lost some is replaced by a new read."""
-        if batch[-1][0] == _LOST:
+        none are made). A batch that lost some is replaced by a new read (and
+        so is any batch, or none, while that read has not succeeded)."""
+        if self.stale or batch[-1][0] == _LOST:
             event = self.resync()
             if out is not None:
                 out.append(event)
@@ -375,17 +379,20 @@ class Watcher:
 
     @property
     def interfaces(self) -> Tuple[Interface, ...]:
-        """The interfaces as of the last event returned."""
+        """The interfaces, with every event read applied (after poll(): as of
+        its last event; iterating, also those still queued)."""
         return self._tables.interfaces()
 
     @property
     def addrs(self) -> Tuple[Addr, ...]:
-        """The unicast addresses as of the last event returned."""
+        """The unicast addresses, with every event read applied (after poll(): as of
+        its last event; iterating, also those still queued)."""
         return self._tables.all_addrs()
 
     @property
     def groups(self) -> Tuple[Addr, ...]:
-        """The multicast groups as of the last event returned."""
+        """The multicast groups, with every event read applied (after poll(): as of
+        its last event; iterating, also those still queued)."""
         return self._tables.all_groups()
 
     def close(self) -> None:
@@ -401,7 +408,7 @@ class Watcher:
     def _take(self) -> None:
         """What is pending now, without blocking, onto the queue."""
         batch = self._watch.read(self._tables.links)
-        if batch:
+        if batch or self._tables.stale:
             out: List[Event] = []
             self._tables.apply(batch, out)
             self._pending.extend(out)
@@ -504,13 +511,13 @@ class Live:
                 raise
             self._reopen()      # closed by a fork (or by close(): reopening is honest too)
             return self._tables
-        if batch:
+        if batch or self._tables.stale:
             self._tables.apply(batch, None)
         return self._tables
 
     def _reopen(self) -> None:
         self._watch = _open_watch()
-        self._tables.load()
+        self._tables.resync()
 
     @property
     def interfaces(self) -> Tuple[Interface, ...]:
@@ -549,8 +556,8 @@ class Live:
             except ValueError:
                 batch = None
                 t = self._sync()
-            if batch:
-                t.apply(batch, None)
+            if batch or t.stale:
+                t.apply(batch or [], None)
             found = t.links.get(index)
         if found is None:
             raise NoSuchInterface(f"no such network interface: {index!r}")

@@ -4,7 +4,7 @@ fresh snapshot() and iproute2's view; read-your-writes; overflow; an
 unprivileged watcher; asyncio; forged multicast; threads."""
 import asyncio
 import contextlib
-import ctypes
+import errno
 import json
 import os
 import socket
@@ -385,6 +385,28 @@ def test_overflow_resyncs(ns):
         after = w.poll(TIMEOUT)
         assert kinds(after) == ["AddrAdded"] and after[0].addr.address == "192.0.2.99"
         lv.close()
+
+
+def test_failed_resync_is_tried_again(ns, monkeypatch):
+    """A read of the tables that fails after an overflow raises; the next read
+    tries it again: the tables are never left behind."""
+    ns.ip("link", "add", "s0", "type", "veth", "peer", "name", "s1")
+    lv = netifc.live()
+    with socket.socket(fileno=os.dup(lv._watch.fileno())) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1)
+    ns.batch([f"addr add 10.1.{i // 250}.{i % 250}/32 dev s0" for i in range(2000)])
+    real = netifc._netifc._snapshot
+
+    def busy(*args):
+        raise OSError(errno.EBUSY, "netlink RTM_GETADDR dump: asked 8 times")
+
+    monkeypatch.setattr(netifc._netifc, "_snapshot", busy)
+    with pytest.raises(OSError):
+        lv.by_index(1)
+    monkeypatch.setattr(netifc._netifc, "_snapshot", real)
+    assert len([a for a in lv.addrs if a.address.startswith("10.1.")]) == 2000
+    assert State(lv.interfaces, lv.addrs, lv.groups) == State.now()
+    lv.close()
 
 
 CHILD = r'''
