@@ -59,8 +59,11 @@ static uint8_t operstate_of(uint32_t flags)
 	return flags & IFF_RUNNING ? OPER_UP : OPER_DOWN;
 }
 
-/* What the link's own getifaddrs() record tells. */
-static void link_id(const struct ifaddrs *ifa, struct netifc_link *l)
+/*
+ * What the link's own getifaddrs() record tells; sock (or -1: not needed)
+ * asks the type of a link the record gives no address for.
+ */
+static void link_id(const struct ifaddrs *ifa, int sock, struct netifc_link *l)
 {
 	memset(l, 0, sizeof *l);
 	base_name(ifa->ifa_name, l->name);
@@ -69,15 +72,12 @@ static void link_id(const struct ifaddrs *ifa, struct netifc_link *l)
 	if (!ifa->ifa_addr) {
 		/* glibc gives a link without a hardware address (tun) no ifa_addr. */
 		struct ifreq ifr;
-		int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
 		l->index = (int32_t)if_nametoindex(l->name);
 		memset(&ifr, 0, sizeof ifr);
 		memcpy(ifr.ifr_name, l->name, sizeof l->name);
 		if (sock >= 0 && ioctl(sock, SIOCGIFHWADDR, &ifr) == 0)
 			l->type = ifr.ifr_hwaddr.sa_family;
-		if (sock >= 0)
-			close(sock);
 	} else {
 		const struct sockaddr_ll *sll = (const struct sockaddr_ll *)ifa->ifa_addr;
 
@@ -104,7 +104,7 @@ static void link_from(const struct ifaddrs *ifa, int sock, struct netifc_link *l
 {
 	struct ifreq ifr;
 
-	link_id(ifa, l);
+	link_id(ifa, sock, l);
 	memset(&ifr, 0, sizeof ifr);
 	memcpy(ifr.ifr_name, l->name, sizeof l->name < sizeof ifr.ifr_name ? sizeof l->name : sizeof ifr.ifr_name);
 	if (sock >= 0 && ioctl(sock, SIOCGIFMTU, &ifr) == 0)
@@ -162,7 +162,7 @@ static int links_of(const struct ifaddrs *all, int whole, int32_t index, const c
 		else if (whole)
 			link_from(ifa, sock, l);
 		else
-			link_id(ifa, l);
+			link_id(ifa, -1, l);
 	}
 	if (sock >= 0)
 		close(sock);

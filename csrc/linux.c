@@ -160,15 +160,20 @@ static int zones_from_links(struct nl_sock *s, struct netifc_call *call,
 {
 	const struct netifc_link *l;
 	size_t i, kept = 0, hint = 0;
+	int32_t gone = 0;       /* the last link found gone: asked for once */
 	int r;
 
 	for (i = 0; i < t->n; i++) {
 		struct netifc_addr *a = &t->v[i];
 
+		if (a->index == gone)
+			continue;
 		if (!(l = netifc_links_find(links, a->index, &hint))) {
 			r = get_link(s, call, a->index, NULL, links);
-			if (r == -ENODEV)
+			if (r == -ENODEV) {
+				gone = a->index;
 				continue;
+			}
 			if (r < 0)
 				return r;
 			l = &links->v[links->n - 1];
@@ -183,7 +188,9 @@ static int zones_from_links(struct nl_sock *s, struct netifc_call *call,
 /*
  * Zone names without a link table: only the links that have a zone to
  * name are asked for, once per run of their addresses (a dump lists a
- * link's addresses together).  An address whose link has gone is dropped.
+ * link's addresses together).  An address that needs a zone is dropped if
+ * its link has gone since the dump (there is no name to give it); the
+ * others stay as the dump gave them.
  */
 static int zones_by_name(struct nl_sock *s, struct netifc_call *call, struct netifc_addrs *t)
 {

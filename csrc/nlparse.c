@@ -37,7 +37,7 @@ static int attr_next(const uint8_t **p, long *rem, struct attr *a)
 	if (*rem < (long)sizeof rta)
 		return 0;
 	memcpy(&rta, *p, sizeof rta);
-	if (rta.rta_len < sizeof rta || (long)rta.rta_len > *rem)
+	if (rta.rta_len < sizeof rta || rta.rta_len > (unsigned long)*rem)
 		return -EPROTO;
 	a->type = rta.rta_type & NLA_TYPE_MASK;
 	a->data = *p + RTA_LENGTH(0);
@@ -115,7 +115,7 @@ int nl_walk(struct nl_walk *w, const void *buf, size_t len)
 
 	while (rem >= (long)sizeof h) {
 		memcpy(&h, p, sizeof h);
-		if (h.nlmsg_len < sizeof h || (long)h.nlmsg_len > rem)
+		if (h.nlmsg_len < sizeof h || h.nlmsg_len > (unsigned long)rem)
 			return -EPROTO;
 		/* Not ours: a stale reply, or a message from another process. */
 		if (h.nlmsg_seq == w->seq && h.nlmsg_pid == w->portid) {
@@ -438,7 +438,7 @@ int nl_parse_events(const void *buf, size_t len, struct nl_events *ev)
 
 	while (rem >= (long)sizeof h) {
 		memcpy(&h, p, sizeof h);
-		if (h.nlmsg_len < sizeof h || (long)h.nlmsg_len > rem) {
+		if (h.nlmsg_len < sizeof h || h.nlmsg_len > (unsigned long)rem) {
 			ev->lost++;
 			return 0;
 		}

@@ -182,14 +182,15 @@ int nl_get(struct nl_sock *own, int strict, size_t want, struct nl_sock **out)
 		*out = &c->s;
 		return 0;
 	}
+	/* A socket no record holds would escape a fork's clean-up: none then. */
 	*out = own;
-	if (c)
-		pthread_mutex_lock(&lock);
+	own->fd = -1;
+	if (!c)
+		return -ENOMEM;
+	pthread_mutex_lock(&lock);
 	r = nl_open(own, strict, want);
-	if (c) {
-		c->own_fd = own->fd;
-		pthread_mutex_unlock(&lock);
-	}
+	c->own_fd = own->fd;
+	pthread_mutex_unlock(&lock);
 	return r;
 }
 

@@ -815,6 +815,17 @@ static int lifetime_into(PyObject *o, uint32_t *out, int *known, const char *wha
 	return 0;
 }
 
+/* Whether the backends' own rules (addr.c) would give a different record. */
+static int parser_would_change(const struct netifc_addr *a)
+{
+	struct netifc_addr b = *a;
+
+	if (netifc_addr_needs_zone(a) && !a->zone[0])
+		return 1;
+	netifc_addr_finish(&b, a->zone);
+	return memcmp(&b, a, sizeof b) != 0;
+}
+
 PyObject *netifc_make_addr(PyObject *m, PyObject *args)
 {
 	modstate *st = PyModule_GetState(m);
@@ -848,6 +859,10 @@ PyObject *netifc_make_addr(PyObject *m, PyObject *args)
 	a.index = (int32_t)index;
 	a.scope = (uint8_t)scope;
 	a.flags = (uint32_t)flags;
+	if (parser_would_change(&a))
+		return PyErr_Format(PyExc_ValueError,
+				    "fields no address has together (a zone only on link-local IPv6, and "
+				    "there always; no broadcast on /31 or /32; no peer equal to the address)");
 	return netifc_new_addr(st, &a);
 }
 
