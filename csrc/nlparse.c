@@ -105,31 +105,49 @@ static int one(struct nl_walk *w, const struct nlmsghdr *h, const uint8_t *p, lo
 	return NL_DONE;
 }
 
+/*
+ * The next message of a datagram: 1 with its header in *h and its payload
+ * at *msg, 0 at the end, -EPROTO when its length overruns what is left.
+ */
+static int msg_next(const uint8_t **p, long *rem, struct nlmsghdr *h, const uint8_t **msg)
+{
+	long step;
+
+	if (*rem < (long)sizeof *h)
+		return 0;
+	memcpy(h, *p, sizeof *h);
+	if (h->nlmsg_len < sizeof *h || h->nlmsg_len > (unsigned long)*rem)
+		return -EPROTO;
+	*msg = *p + NLMSG_HDRLEN;
+	step = NLMSG_ALIGN(h->nlmsg_len);
+	if (step > *rem)
+		step = *rem;
+	*p += step;
+	*rem -= step;
+	return 1;
+}
+
+static long datagram_len(size_t len)
+{
+	return len > (size_t)0x7fffffff ? 0x7fffffff : (long)len;
+}
+
 int nl_walk(struct nl_walk *w, const void *buf, size_t len)
 {
-	const uint8_t *p = buf;
-	long rem = len > (size_t)0x7fffffff ? 0x7fffffff : (long)len;
+	const uint8_t *p = buf, *msg;
+	long rem = datagram_len(len);
 	struct nlmsghdr h;
-	long step;
 	int r;
 
-	while (rem >= (long)sizeof h) {
-		memcpy(&h, p, sizeof h);
-		if (h.nlmsg_len < sizeof h || h.nlmsg_len > (unsigned long)rem)
-			return -EPROTO;
+	while ((r = msg_next(&p, &rem, &h, &msg)) > 0) {
 		/* Not ours: a stale reply, or a message from another process. */
 		if (h.nlmsg_seq == w->seq && h.nlmsg_pid == w->portid) {
-			r = one(w, &h, p + NLMSG_HDRLEN, (long)h.nlmsg_len - NLMSG_HDRLEN);
+			r = one(w, &h, msg, (long)h.nlmsg_len - NLMSG_HDRLEN);
 			if (r != NL_MORE)
 				return r;
 		}
-		step = NLMSG_ALIGN(h.nlmsg_len);
-		if (step > rem)
-			step = rem;
-		p += step;
-		rem -= step;
 	}
-	return NL_MORE;
+	return r < 0 ? r : NL_MORE;
 }
 
 #ifndef IFLA_PROP_LIST
@@ -430,29 +448,20 @@ static int event_of(struct nl_events *ev, uint16_t type, const uint8_t *p, size_
 
 int nl_parse_events(const void *buf, size_t len, struct nl_events *ev)
 {
-	const uint8_t *p = buf;
-	long rem = len > (size_t)0x7fffffff ? 0x7fffffff : (long)len;
+	const uint8_t *p = buf, *msg;
+	long rem = datagram_len(len);
 	struct nlmsghdr h;
-	long step;
 	int r;
 
-	while (rem >= (long)sizeof h) {
-		memcpy(&h, p, sizeof h);
-		if (h.nlmsg_len < sizeof h || h.nlmsg_len > (unsigned long)rem) {
-			ev->lost++;
-			return 0;
-		}
-		r = event_of(ev, h.nlmsg_type, p + NLMSG_HDRLEN, h.nlmsg_len - NLMSG_HDRLEN);
+	while ((r = msg_next(&p, &rem, &h, &msg)) > 0) {
+		r = event_of(ev, h.nlmsg_type, msg, h.nlmsg_len - NLMSG_HDRLEN);
 		if (r == -ENOMEM)
 			return r;
 		if (r < 0)
 			ev->lost++;
-		step = NLMSG_ALIGN(h.nlmsg_len);
-		if (step > rem)
-			step = rem;
-		p += step;
-		rem -= step;
 	}
+	if (r < 0)
+		ev->lost++;     /* a lying length: the rest of the datagram is lost */
 	return 0;
 }
 
