@@ -18,7 +18,7 @@ import pytest
 
 import netifc
 from conftest import require_namespaces
-from nslab import Netns, ip_addrs, ip_groups, ip_links
+from nslab import Netns, in_new_thread, ip_addrs, ip_groups, ip_links
 
 TIMEOUT = 10        # seconds any one wait may take before the test fails
 
@@ -50,22 +50,7 @@ def ns():
 
 
 def run_with_timeout(fn, seconds=TIMEOUT, what="the call"):
-    out = {}
-
-    def run():
-        try:
-            out["value"] = fn()
-        except BaseException as e:  # handed back to the caller
-            out["error"] = e
-
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    t.join(seconds)
-    if t.is_alive():
-        pytest.fail(f"{what} did not return in {seconds} s")
-    if "error" in out:
-        raise out["error"]
-    return out["value"]
+    return in_new_thread(fn, timeout=seconds, what=what)
 
 
 # ---- the truth: a fresh dump, and ip -j ----------------------------------------------
