@@ -283,7 +283,6 @@ static PyMethodDef module_methods[] = {
 	{"_snapshot", m_snapshot, METH_VARARGS, NULL},
 	{"_interface", netifc_make_interface, METH_VARARGS, NULL},
 	{"_addr", netifc_make_addr, METH_VARARGS, NULL},
-	{"_key", netifc_addr_key, METH_O, NULL},
 	{"_register", m_register, METH_VARARGS, NULL},
 	{"_backend", m_backend, METH_NOARGS, NULL},
 	{"_backend_names", m_backend_names, METH_NOARGS, NULL},
@@ -302,7 +301,7 @@ static int module_exec(PyObject *m)
 	if (!st->AddressFamily || netifc_add_types(m, st) < 0)
 		return -1;
 #ifdef __linux__
-	if (netifc_add_watch_type(m, st) < 0)
+	if (netifc_add_tables_type(m, st) < 0)
 		return -1;
 #endif
 	st->NoSuchInterface = PyErr_NewExceptionWithDoc(
@@ -320,7 +319,7 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
 
 	Py_VISIT(st->Interface);
 	Py_VISIT(st->Addr);
-	Py_VISIT(st->Watch);
+	Py_VISIT(st->Tables);
 	Py_VISIT(st->NoSuchInterface);
 	Py_VISIT(st->AddressFamily);
 	Py_VISIT(st->Flags);
@@ -335,7 +334,7 @@ static int module_clear(PyObject *m)
 
 	Py_CLEAR(st->Interface);
 	Py_CLEAR(st->Addr);
-	Py_CLEAR(st->Watch);
+	Py_CLEAR(st->Tables);
 	Py_CLEAR(st->NoSuchInterface);
 	Py_CLEAR(st->AddressFamily);
 	Py_CLEAR(st->Flags);

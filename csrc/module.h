@@ -25,7 +25,7 @@ static inline PyObject *Py_NewRef(PyObject *o)
 typedef struct {
 	PyTypeObject *Interface;
 	PyTypeObject *Addr;
-	PyTypeObject *Watch;    /* Linux: the watch socket (watch.c) */
+	PyTypeObject *Tables;   /* Linux: the live tables (live.c) */
 	PyObject *NoSuchInterface;
 	PyObject *AddressFamily;        /* socket.AddressFamily */
 	PyObject *Flags;        /* netifc.Flags, AddrFlags, Addr6Flags, once registered */
@@ -42,14 +42,15 @@ int netifc_add_types(PyObject *m, modstate *st);
 PyObject *netifc_new_iface(modstate *st, const struct netifc_link *l, const char *pool);
 PyObject *netifc_new_addr(modstate *st, const struct netifc_addr *a);
 const char *netifc_iface_name(modstate *st, PyObject *iface);
+int32_t netifc_iface_index(PyObject *iface);    /* iface: an Interface */
+const struct netifc_addr *netifc_addr_rec(modstate *st, PyObject *addr);
 PyObject *netifc_links_tuple(modstate *st, const struct netifc_links *t);
 PyObject *netifc_addrs_tuple(modstate *st, const struct netifc_addrs *t);
 PyObject *netifc_make_interface(PyObject *m, PyObject *args);
 PyObject *netifc_make_addr(PyObject *m, PyObject *args);
-PyObject *netifc_addr_key(PyObject *m, PyObject *addr);
 
-/* watch.c (Linux): the _Watch type. */
-int netifc_add_watch_type(PyObject *m, modstate *st);
+/* live.c (Linux): the _Tables type. */
+int netifc_add_tables_type(PyObject *m, modstate *st);
 
 /*
  * module.c: the one place a core error becomes an exception (NULL).  what:

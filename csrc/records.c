@@ -175,6 +175,11 @@ const char *netifc_iface_name(modstate *st, PyObject *iface)
 	return Py_TYPE(iface) == st->Interface ? IFACE(iface)->name : NULL;
 }
 
+int32_t netifc_iface_index(PyObject *iface)
+{
+	return IFACE(iface)->index;
+}
+
 static const uint8_t *iface_brd_at(const IfaceObject *o)
 {
 	return o->data + o->hwaddr_len;
@@ -559,34 +564,10 @@ static PyObject *addr_reduce(PyObject *self, PyObject *unused)
 			     lifetime(a, a->valid), PyUnicode_DecodeFSDefault(a->zone));
 }
 
-/*
- * The identity live tables key an address (or group) by: its link, family,
- * prefix length, address and peer, packed; the flags, scope, broadcast and
- * lifetimes a change may bring are left out.
- */
-PyObject *netifc_addr_key(PyObject *m, PyObject *addr)
+/* The C record of an Addr, NULL for any other object. */
+const struct netifc_addr *netifc_addr_rec(modstate *st, PyObject *addr)
 {
-	modstate *st = PyModule_GetState(m);
-	uint8_t key[4 + 2 + 2 * 16];
-	const struct netifc_addr *a;
-	size_t alen, n = 0;
-
-	if (Py_TYPE(addr) != st->Addr)
-		return PyErr_Format(PyExc_TypeError, "_key() takes an Addr, not %.100s",
-				    Py_TYPE(addr)->tp_name);
-	a = ADDR(addr);
-	alen = netifc_family_len(a->family);
-	memcpy(key, &a->index, 4);
-	key[4] = a->family;
-	key[5] = a->prefixlen;
-	n = 6;
-	memcpy(key + n, a->local, alen);
-	n += alen;
-	if (a->has_peer) {
-		memcpy(key + n, a->peer, alen);
-		n += alen;
-	}
-	return PyBytes_FromStringAndSize((const char *)key, (Py_ssize_t)n);
+	return Py_TYPE(addr) == st->Addr ? ADDR(addr) : NULL;
 }
 
 static const char *const addr_fields[] = {

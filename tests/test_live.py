@@ -352,7 +352,7 @@ def test_overflow_resyncs(ns):
     ns.ip("link", "add", "o0", "type", "veth", "peer", "name", "o1")
     with netifc.Watcher() as w:
         lv = netifc.live()
-        for fd in (w.fileno(), lv._watch.fileno()):
+        for fd in (w.fileno(), lv.fileno()):
             with socket.socket(fileno=os.dup(fd)) as s:
                 s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1)
         ns.batch([f"addr add 10.{i // 250}.{i % 250}.1/32 dev o0" for i in range(7500)] +
@@ -377,7 +377,7 @@ def test_failed_resync_is_tried_again(ns, monkeypatch):
     tries it again: the tables are never left behind."""
     ns.ip("link", "add", "s0", "type", "veth", "peer", "name", "s1")
     lv = netifc.live()
-    with socket.socket(fileno=os.dup(lv._watch.fileno())) as s:
+    with socket.socket(fileno=os.dup(lv.fileno())) as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1)
     ns.batch([f"addr add 10.1.{i // 250}.{i % 250}/32 dev s0" for i in range(2000)])
     real = netifc._netifc._snapshot
@@ -576,7 +576,9 @@ def test_bad_input_and_closed():
     with pytest.raises(ValueError):
         w.fileno()
     with pytest.raises(TypeError):
-        netifc._netifc._Watch().read([])
+        netifc._netifc._Tables(False)._events([])
+    with pytest.raises(TypeError):
+        lv.groups_of("lo")
 
 
 def test_events_are_values():
@@ -596,7 +598,7 @@ def test_events_are_values():
 
 
 def test_no_netlink_names_the_platform(monkeypatch):
-    monkeypatch.delattr(netifc._netifc, "_Watch")
+    monkeypatch.setattr(netifc.watch, "_Base", object)   # what a platform without _Tables has
     with pytest.raises(NotImplementedError, match=sys.platform):
         netifc.live()
     with pytest.raises(NotImplementedError, match=sys.platform):
