@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <poll.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -31,7 +32,7 @@
 #define RTNLGRP_IPV4_MCADDR_ 37
 #define RTNLGRP_IPV6_MCADDR_ 38
 
-#define WATCH_BUFSIZE 32768     /* one notification is one message, most far smaller */
+#define WATCH_BUFSIZE 32768     /* on the stack; one notification is one message, most far smaller */
 #define WATCH_RCVBUF (1 << 20)  /* asked for; the kernel caps it at net.core.rmem_max */
 #define WATCH_MAX_READS 65536   /* datagrams per read: a flood cannot keep it forever */
 
@@ -114,11 +115,6 @@ int nl_watch_open(struct nl_watch *w)
 	w->fd = -1;
 	if ((r = pthread_mutex_init(&w->lock, NULL)) != 0)
 		return -r;
-	if (!(w->buf = malloc(WATCH_BUFSIZE))) {
-		pthread_mutex_destroy(&w->lock);
-		return -ENOMEM;
-	}
-	w->size = WATCH_BUFSIZE;
 	pthread_once(&once, init);
 	pthread_mutex_lock(&lock);
 	if ((r = open_socket(w)) < 0 && w->fd >= 0) {
@@ -132,19 +128,16 @@ int nl_watch_open(struct nl_watch *w)
 		watches = w;
 	}
 	pthread_mutex_unlock(&lock);
-	if (r < 0) {
-		free(w->buf);
-		w->buf = NULL;
+	if (r < 0)
 		pthread_mutex_destroy(&w->lock);
-	}
 	return r;
 }
 
 /* One datagram: its real length (it may exceed the buffer) or a negative errno. */
-static ssize_t recv_one(struct nl_watch *w, uint32_t *sender)
+static ssize_t recv_one(struct nl_watch *w, void *buf, size_t size, uint32_t *sender)
 {
 	struct sockaddr_nl sa;
-	struct iovec iov = { .iov_base = w->buf, .iov_len = w->size };
+	struct iovec iov = { .iov_base = buf, .iov_len = size };
 	struct msghdr msg = { .msg_name = &sa, .msg_namelen = sizeof sa,
 			      .msg_iov = &iov, .msg_iovlen = 1 };
 	ssize_t n;
@@ -169,17 +162,29 @@ static void grow(struct nl_watch *w, size_t need)
 	}
 }
 
+/* Anything to read (or an error to take): poll costs less than an empty receive. */
+static int pending(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) != 0;     /* on failure, the receive tells */
+}
+
 int nl_watch_read(struct nl_watch *w, struct nl_events *ev)
 {
+	uint8_t stack[WATCH_BUFSIZE], *buf;
 	uint32_t sender;
+	size_t size;
 	ssize_t n;
 	int r = 0, i;
 
 	pthread_mutex_lock(&w->lock);
 	if (w->fd < 0)
 		r = -EBADF;
-	for (i = 0; r == 0 && i < WATCH_MAX_READS; i++) {
-		n = recv_one(w, &sender);
+	for (i = 0; r == 0 && i < WATCH_MAX_READS && (i || pending(w->fd)); i++) {
+		buf = w->buf ? w->buf : stack;
+		size = w->buf ? w->size : sizeof stack;
+		n = recv_one(w, buf, size, &sender);
 		if (n == -EAGAIN)
 			break;
 		if (n == -ENOBUFS) {
@@ -190,11 +195,11 @@ int nl_watch_read(struct nl_watch *w, struct nl_events *ev)
 			r = (int)n;
 		else if (sender != 0)
 			continue;       /* not the kernel's: dropped unread */
-		else if ((size_t)n > w->size) {
+		else if ((size_t)n > size) {
 			ev->lost++;
 			grow(w, (size_t)n);
 		} else {
-			r = nl_parse_events(w->buf, (size_t)n, ev);
+			r = nl_parse_events(buf, (size_t)n, ev);
 		}
 	}
 	pthread_mutex_unlock(&w->lock);

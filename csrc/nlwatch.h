@@ -19,7 +19,7 @@
 struct nl_watch {
 	int fd;                 /* -1 once closed, here or by a fork in the child */
 	unsigned groups;        /* NL_WATCH_MCAST4 | NL_WATCH_MCAST6 */
-	uint8_t *buf;
+	uint8_t *buf;           /* NULL (a read uses its stack) until a datagram outgrew that */
 	size_t size;
 	pthread_mutex_t lock;   /* one read or close at a time */
 	struct nl_watch *next, *prev;   /* every open watch of the process */

@@ -206,7 +206,7 @@ def object_bytes() -> Dict[str, float]:
             tracemalloc.stop()
         out[kind] = round((after - before) / max(len(objs), 1), 1)
     out["snapshot"] = _bytes_of(netifc.snapshot)
-    if hasattr(_netifc, "_Watch"):
+    if hasattr(_netifc, "_Tables"):
         out["live"] = _bytes_of(_live_closed)
     return out
 
@@ -324,7 +324,7 @@ def run(args: argparse.Namespace, netns: Optional[str] = None) -> Dict[str, Any]
               "addrs": len(netifc.interface_addrs()), "netifc": {},
               "fresh_floor": {}, "kept_floor": {}, "go": {}, "peers": {},
               "bytes": object_bytes()}
-    lv = netifc.live() if hasattr(_netifc, "_Watch") else None
+    lv = netifc.live() if hasattr(_netifc, "_Tables") else None
     names = GO_NAMES + (SNAPSHOT,) + (tuple(LIVE) if lv is not None else ())
     floors = floor_requests(lo) if args.floor else {}
     for name, fn in bodies(lo, lv).items():
