@@ -315,6 +315,43 @@ def _batch(ns: str, lines: List[str]) -> None:
         subprocess.run(["ip", "-n", ns, "-batch", f.name], check=True)
 
 
+# ---- applying notifications ------------------------------------------------------
+
+SO_RCVBUFFORCE = 33     # Linux: SO_RCVBUF above net.core.rmem_max (root)
+APPLIED = 10000
+
+
+def apply_cost(ns: str, changes: int = APPLIED) -> Dict[str, float]:
+    """Milliseconds to apply `changes` pending address notifications: to
+    live() (its next read), and to a Watcher with its events made; beside
+    the best of three snapshot() of the state before. In namespace ns (root:
+    the sockets' queues are made large enough to hold them all)."""
+    lv, w = netifc.live(), netifc.Watcher()
+    try:
+        for fd in (lv.fileno(), w.fileno()):
+            with socket.socket(fileno=os.dup(fd)) as s:
+                s.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 256 << 20)
+        snap = min(timed(netifc.snapshot) for _ in range(3))
+        before = len(lv.addrs)
+        links = [i.name for i in lv.interfaces if not i.flags & netifc.Flags.LOOPBACK]
+        _batch(ns, [f"addr add 172.{16 + k // 62500}.{k // 250 % 250}.{k % 250 + 1}/32"
+                    f" dev {links[k % len(links)]}" for k in range(changes)])
+        live_ms = timed(lambda: lv.addrs)
+        watcher_ms = timed(lambda: w.poll(0))
+        if len(lv.addrs) != before + changes or len(w.addrs) != before + changes:
+            raise RuntimeError("the notifications were not all applied (a queue overflowed?)")
+    finally:
+        lv.close()
+        w.close()
+    return {"changes": changes, "live": live_ms, "watcher": watcher_ms, "snapshot": snap}
+
+
+def timed(fn: Callable[[], object]) -> float:
+    t = time.perf_counter()
+    fn()
+    return (time.perf_counter() - t) * 1e3
+
+
 # ---- the run and its report -----------------------------------------------------
 
 def run(args: argparse.Namespace, netns: Optional[str] = None) -> Dict[str, Any]:
@@ -349,6 +386,8 @@ def run(args: argparse.Namespace, netns: Optional[str] = None) -> Dict[str, Any]
             print("go: no Go toolchain on PATH; --go skipped", file=sys.stderr)
         else:
             result["go"] = go
+    if netns is not None and lv is not None:
+        result["apply"] = apply_cost(netns)
     report(result, names)
     return result
 
@@ -361,6 +400,11 @@ def report(result: Dict[str, Any], names: Sequence[str]) -> None:
     if "live" in result["bytes"]:
         print(f"bytes of live() {result['bytes']['live']:.0f}, "
               f"of snapshot() {result['bytes']['snapshot']:.0f}")
+    if "apply" in result:
+        a = result["apply"]
+        print(f"{a['changes']} address notifications applied: by live() in {a['live']:.1f} ms, "
+              f"by a Watcher (events made) in {a['watcher']:.1f} ms; "
+              f"one snapshot() {a['snapshot']:.1f} ms")
     head = f"{'benchmark':40s} {'netifc ns/op':>13s}"
     if result["kept_floor"]:
         head += f" {'fresh floor':>12s} {'kept floor':>11s} {'/kept':>6s}"
