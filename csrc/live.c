@@ -295,14 +295,14 @@ static PyObject *addr_now(TablesObject *t, table *tab, const struct key *k)
 	return gone ? NULL : addr_in_tuple(st, tab->tuple, k);
 }
 
-/* rec, or a copy with the zone of a link since renamed (new references). */
+/* rec, or a copy whose zone is its link's name now (new references). */
 static PyObject *rezoned(modstate *st, PyObject *rec, PyObject *link)
 {
 	const struct netifc_addr *a = netifc_addr_rec(st, rec);
 	const char *name = netifc_iface_name(st, link);
 	struct netifc_addr copy;
 
-	if (!a->zone[0] || !strcmp(a->zone, name))
+	if (!netifc_addr_needs_zone(a) || !strcmp(a->zone, name))
 		return Py_NewRef(rec);
 	copy = *a;
 	memset(copy.zone, 0, sizeof copy.zone);
@@ -692,18 +692,36 @@ done:
 	return r;
 }
 
-/* The zone of an address of link `index`: its name in the tables, else the kernel's now. */
-static void zone_of(TablesObject *t, int32_t index, char name[NETIFC_NAMESIZ])
+#define LOOK_AHEAD 256          /* events a zone's link is looked for in, after its own */
+
+/*
+ * The zone of an address of link `index`, event i of ev: its name in the
+ * tables; else in a link event soon after (the kernel tells of a new
+ * link's groups before the link); else the kernel's name for it now.
+ */
+static void zone_of(TablesObject *t, const struct nl_events *ev, size_t i, int32_t index,
+		    char name[NETIFC_NAMESIZ])
 {
 	modstate *st = PyModule_GetState(t->module);
-	uint32_t gone;
-	PyObject *link = link_now(t, index, &gone);
+	PyObject *link = link_now(t, index, NULL);
+	const struct nl_event *e;
+	size_t k;
 
 	name[0] = 0;
-	if (link)
+	if (link) {
 		strcpy(name, netifc_iface_name(st, link));
-	else if (!gone && nl_watch_name(&t->w, index, name) < 0)
-		name[0] = 0;
+		return;
+	}
+	for (k = i + 1; k < ev->n && k <= i + LOOK_AHEAD; k++) {
+		e = &ev->v[k];
+		if ((e->kind == NL_EV_LINK_NEW || e->kind == NL_EV_LINK_DEL) &&
+		    ev->links.v[e->at].index == index) {
+			strcpy(name, ev->links.v[e->at].name);
+			return;
+		}
+	}
+	if (nl_watch_name(&t->w, index, name) < 0)
+		name[0] = 0;            /* gone: no zone can be told */
 }
 
 static int apply(TablesObject *t, struct nl_events *ev, PyObject *out, PyObject *classes)
@@ -729,7 +747,7 @@ static int apply(TablesObject *t, struct nl_events *ev, PyObject *out, PyObject 
 			a = &ev->addrs.v[e->at];
 			name[0] = 0;
 			if (netifc_addr_needs_zone(a))
-				zone_of(t, a->index, name);
+				zone_of(t, ev, i, a->index, name);
 			netifc_addr_finish(a, name[0] ? name : NULL);
 			if (!(rec = netifc_new_addr(st, a)))
 				return -1;
