@@ -28,7 +28,7 @@
 #include "module.h"
 #include "nlwatch.h"
 
-/* What events() makes, in the order of the classes it is given. */
+/* What _events() makes, in the order of the classes it is given. */
 enum { EV_LINK_ADDED, EV_LINK_CHANGED, EV_LINK_REMOVED, EV_ADDR_ADDED, EV_ADDR_CHANGED,
        EV_ADDR_REMOVED, EV_GROUP_JOINED, EV_GROUP_LEFT, EV_RESYNC, EV_KINDS };
 
@@ -588,15 +588,66 @@ done:
 
 /* ---- applying notifications --------------------------------------------- */
 
-static int emit(PyObject *out, PyObject *classes, int kind, PyObject *a, PyObject *b)
+/*
+ * An event of kind made with its fields a, b, c (as many as its class has
+ * slots): kinds[kind] is (class, (slot descriptor, ...)).  The fields are set
+ * through the descriptors as the frozen class's own __init__ would, without
+ * its Python frame.
+ */
+static PyObject *event(PyObject *kinds, int kind, PyObject *a, PyObject *b, PyObject *c)
+{
+	PyObject *spec = PyTuple_GET_ITEM(kinds, kind);
+	PyTypeObject *cls = (PyTypeObject *)PyTuple_GET_ITEM(spec, 0);
+	PyObject *slots = PyTuple_GET_ITEM(spec, 1), *ev, *fields[3] = { a, b, c }, *d;
+	Py_ssize_t i;
+
+	if (!(ev = cls->tp_alloc(cls, 0)))
+		return NULL;
+	for (i = 0; i < PyTuple_GET_SIZE(slots); i++) {
+		d = PyTuple_GET_ITEM(slots, i);
+		if (Py_TYPE(d)->tp_descr_set(d, ev, fields[i]) < 0) {
+			Py_DECREF(ev);
+			return NULL;
+		}
+	}
+	return ev;
+}
+
+/* kinds as _events() takes them: EV_KINDS pairs (class, (member descriptor, ...)). */
+static int kinds_ok(PyObject *kinds)
+{
+	static const Py_ssize_t nfields[EV_KINDS] = { 1, 2, 1, 1, 2, 1, 1, 1, 3 };
+	PyObject *spec, *slots;
+	Py_ssize_t i, k;
+
+	if (!PyTuple_Check(kinds) || PyTuple_GET_SIZE(kinds) != EV_KINDS)
+		goto bad;
+	for (i = 0; i < EV_KINDS; i++) {
+		spec = PyTuple_GET_ITEM(kinds, i);
+		if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 2 ||
+		    !PyType_Check(PyTuple_GET_ITEM(spec, 0)) ||
+		    !PyTuple_Check(slots = PyTuple_GET_ITEM(spec, 1)) ||
+		    PyTuple_GET_SIZE(slots) != nfields[i])
+			goto bad;
+		for (k = 0; k < nfields[i]; k++)
+			if (Py_TYPE(PyTuple_GET_ITEM(slots, k)) != &PyMemberDescr_Type)
+				goto bad;
+	}
+	return 1;
+bad:
+	PyErr_Format(PyExc_TypeError, "_events() takes %d pairs (class, slot descriptors)",
+		     EV_KINDS);
+	return 0;
+}
+
+static int emit(PyObject *out, PyObject *kinds, int kind, PyObject *a, PyObject *b)
 {
 	PyObject *ev;
 	int r;
 
 	if (!out)
 		return 0;
-	ev = PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(classes, kind), a, b, NULL);
-	if (!ev)
+	if (!(ev = event(kinds, kind, a, b, NULL)))
 		return -1;
 	r = PyList_Append(out, ev);
 	Py_DECREF(ev);
@@ -847,9 +898,11 @@ static int take(TablesObject *t, PyObject *out, PyObject *classes)
 	if (ev.lost || t->stale) {
 		r = reload(t);
 		if (r == 0 && out) {
-			PyObject *e = PyObject_CallFunctionObjArgs(
-				PyTuple_GET_ITEM(classes, EV_RESYNC), t->links.tuple, t->addrs.tuple,
-				t->groups.tuple ? t->groups.tuple : t->addrs.tuple, NULL);
+			PyObject *none = PyTuple_New(0), *e = none ? event(
+				classes, EV_RESYNC, t->links.tuple, t->addrs.tuple,
+				t->groups.tuple ? t->groups.tuple : none) : NULL;
+
+			Py_XDECREF(none);
 
 			r = e ? PyList_Append(out, e) : -1;
 			Py_XDECREF(e);
@@ -1130,8 +1183,8 @@ static PyObject *tables_events(PyObject *self, PyObject *classes)
 	TablesObject *t = TABLES(self);
 	PyObject *out;
 
-	if (!PyTuple_Check(classes) || PyTuple_GET_SIZE(classes) != EV_KINDS)
-		return PyErr_Format(PyExc_TypeError, "events() takes a tuple of %d classes", EV_KINDS);
+	if (!kinds_ok(classes))
+		return NULL;
 	if (!(out = PyList_New(0)))
 		return NULL;
 	if (enter(t) < 0) {
@@ -1224,8 +1277,9 @@ static PyMethodDef tables_methods[] = {
 	 "The multicast groups of an Interface or interface index.\n\n"
 	 "Raises TypeError and NoSuchInterface as by_index() does."},
 	{"_events", tables_events, METH_O,
-	 "_events($self, classes, /)\n--\n\n"
-	 "Apply every pending notification; the events, made from classes."},
+	 "_events($self, kinds, /)\n--\n\n"
+	 "Apply every pending notification; the events, made as kinds says:\n"
+	 "(class, (slot descriptor, ...)) for each kind."},
 	{"_current", tables_current, METH_NOARGS,
 	 "_current($self, /)\n--\n\nOne read: (interfaces, addrs, the kept object or None)."},
 	{"fileno", tables_fileno, METH_NOARGS,

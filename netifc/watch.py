@@ -141,8 +141,10 @@ class Resync(Event):
 
 # ---- the tables ----------------------------------------------------------------------
 
-_EVENTS = (LinkAdded, LinkChanged, LinkRemoved, AddrAdded, AddrChanged, AddrRemoved,
-           GroupJoined, GroupLeft, Resync)
+# What the C tables make events of: each class with its fields' slots, in order.
+_EVENTS = tuple((cls, tuple(cls.__dict__[name] for name in cls.__slots__))
+                for cls in (LinkAdded, LinkChanged, LinkRemoved, AddrAdded, AddrChanged,
+                            AddrRemoved, GroupJoined, GroupLeft, Resync))
 
 if TYPE_CHECKING:
     _Base = _netifc._Tables
