@@ -141,10 +141,15 @@ class Resync(Event):
 
 # ---- the tables ----------------------------------------------------------------------
 
-# What the C tables make events of: each class with its fields' slots, in order.
-_EVENTS = tuple((cls, tuple(cls.__dict__[name] for name in cls.__slots__))
-                for cls in (LinkAdded, LinkChanged, LinkRemoved, AddrAdded, AddrChanged,
-                            AddrRemoved, GroupJoined, GroupLeft, Resync))
+def _kind(cls: type) -> Tuple[type, Tuple[object, ...]]:
+    """An event class and its fields' slot descriptors, in order: what the C
+    tables make its events with."""
+    names = cast(Tuple[str, ...], getattr(cls, "__slots__"))
+    return cls, tuple(cast(object, getattr(cls, name)) for name in names)
+
+
+_EVENTS = tuple(_kind(cls) for cls in (LinkAdded, LinkChanged, LinkRemoved, AddrAdded,
+                                        AddrChanged, AddrRemoved, GroupJoined, GroupLeft, Resync))
 
 if TYPE_CHECKING:
     _Base = _netifc._Tables
