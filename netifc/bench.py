@@ -295,6 +295,7 @@ def scale_namespace(pairs: int) -> Iterator[str]:
         finally:
             os.close(target)
         try:
+            _settle()
             yield name
         finally:
             _setns(home_fd)
@@ -302,6 +303,19 @@ def scale_namespace(pairs: int) -> Iterator[str]:
         os.close(home_fd)
         subprocess.run(["ip", "netns", "del", name], check=False)
         signal.signal(signal.SIGTERM, old_term)
+
+
+def _settle(seconds: float = 60) -> None:
+    """Wait (up to seconds) until the kernel's work on new links is done: the
+    address count the same three times running, half a second apart."""
+    counts: List[int] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and (len(counts) < 3 or len(set(counts[-3:])) > 1):
+        try:
+            counts.append(len(netifc.interface_addrs()))
+        except OSError:     # EBUSY: the dump was interrupted each time
+            counts.append(-len(counts))
+        time.sleep(0.5)
 
 
 def _raise_exit(signum: int, frame: Optional[FrameType]) -> None:
@@ -324,7 +338,8 @@ APPLIED = 10000
 def apply_cost(ns: str, changes: int = APPLIED) -> Dict[str, float]:
     """Milliseconds to apply `changes` pending address notifications: to
     live() (its next read), and to a Watcher with its events made; beside
-    the best of three snapshot() of the state before. In namespace ns (root:
+    the best of three snapshot() of the state before and of the state after.
+    In namespace ns (root:
     the sockets' queues are made large enough to hold them all)."""
     lv, w = netifc.live(), netifc.Watcher()
     try:
@@ -340,10 +355,12 @@ def apply_cost(ns: str, changes: int = APPLIED) -> Dict[str, float]:
         watcher_ms = timed(lambda: w.poll(0))
         if len(lv.addrs) != before + changes or len(w.addrs) != before + changes:
             raise RuntimeError("the notifications were not all applied (a queue overflowed?)")
+        after = min(timed(netifc.snapshot) for _ in range(3))
     finally:
         lv.close()
         w.close()
-    return {"changes": changes, "live": live_ms, "watcher": watcher_ms, "snapshot": snap}
+    return {"changes": changes, "live": live_ms, "watcher": watcher_ms, "snapshot": snap,
+            "snapshot_after": after}
 
 
 def timed(fn: Callable[[], object]) -> float:
@@ -369,6 +386,8 @@ def run(args: argparse.Namespace, netns: Optional[str] = None) -> Dict[str, Any]
         # times, and the best of each kept: ratios from one moment of this
         # noisy machine.
         rounds = ROUNDS if name in floors else 1
+        if name in LIVE and lv is not None:
+            lv._current()       # what the kernel told meanwhile, applied before the timing
         for _ in range(rounds):
             ns, n = measure(fn, args.benchtime / rounds)
             result["netifc"][name] = min(ns, result["netifc"].get(name, ns))
@@ -404,7 +423,8 @@ def report(result: Dict[str, Any], names: Sequence[str]) -> None:
         a = result["apply"]
         print(f"{a['changes']} address notifications applied: by live() in {a['live']:.1f} ms, "
               f"by a Watcher (events made) in {a['watcher']:.1f} ms; "
-              f"one snapshot() {a['snapshot']:.1f} ms")
+              f"one snapshot() {a['snapshot']:.1f} ms before them, "
+              f"{a['snapshot_after']:.1f} ms after")
     head = f"{'benchmark':40s} {'netifc ns/op':>13s}"
     if result["kept_floor"]:
         head += f" {'fresh floor':>12s} {'kept floor':>11s} {'/kept':>6s}"
