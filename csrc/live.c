@@ -25,62 +25,11 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
-#include "module.h"
-#include "nlwatch.h"
+#include "live.h"
 
 /* What _events() makes, in the order of the classes it is given. */
 enum { EV_LINK_ADDED, EV_LINK_CHANGED, EV_LINK_REMOVED, EV_ADDR_ADDED, EV_ADDR_CHANGED,
        EV_ADDR_REMOVED, EV_GROUP_JOINED, EV_GROUP_LEFT, EV_RESYNC, EV_KINDS };
-
-/* What a record is found by: a link's index; an address's or group's link,
- * family, prefix length, address and peer (unused bytes zero). */
-struct key {
-	int32_t index;
-	uint8_t family, prefixlen, has_peer, pad;
-	uint8_t local[16], peer[16];
-};
-
-typedef struct {
-	struct key k;
-	PyObject *rec;          /* the last record told of it (a removed one too) */
-	uint32_t seq;           /* when it was last added: orders additions */
-	uint32_t gone;          /* links: when last removed (0: not since the tuple) */
-	uint32_t hash;
-	uint8_t present, used;
-} entry;
-
-typedef struct {                /* the changes since the tuple, by key */
-	entry *v;
-	uint32_t n, cap;
-	uint32_t *slot;         /* entry number + 1, 0 when empty; nslot a power of two */
-	uint32_t nslot;
-} delta;
-
-typedef struct {
-	PyObject *tuple;        /* NULL: not kept (groups, until a live table is asked) */
-	delta d;
-} table;
-
-typedef struct {
-	PyObject_HEAD
-	PyObject *module;
-	struct nl_watch w;
-	int open;               /* nl_watch_free is owed */
-	uint8_t live;           /* reads take what is pending first */
-	uint8_t stale;          /* events were lost and the tables not read since */
-	uint8_t keep_groups;
-	uint32_t seq;
-	dev_t ns_dev;           /* the namespace watched */
-	ino_t ns_ino;
-	table links, addrs, groups;
-	uint32_t *by_name;      /* positions in links.tuple by name, made on first use */
-	PyObject *cache;        /* the Python layer's, dropped at every change */
-	PyThread_type_lock lock;
-	unsigned long owner;    /* the thread holding lock */
-	unsigned forks;         /* fork_count when lock was made */
-} TablesObject;
-
-#define TABLES(o) ((TablesObject *)(o))
 
 static unsigned fork_count;     /* a child's locks are the parent's state: made anew */
 
@@ -94,398 +43,6 @@ static void count_forks_from_now(void)
 	pthread_atfork(NULL, NULL, count_fork);
 }
 
-/* ---- keys and the changes table ----------------------------------------- */
-
-static void key_of_index(struct key *k, int32_t index)
-{
-	memset(k, 0, sizeof *k);
-	k->index = index;
-}
-
-static void key_of_addr(struct key *k, const struct netifc_addr *a)
-{
-	size_t alen = netifc_family_len(a->family);
-
-	memset(k, 0, sizeof *k);
-	k->index = a->index;
-	k->family = a->family;
-	k->prefixlen = a->prefixlen;
-	k->has_peer = a->has_peer;
-	memcpy(k->local, a->local, alen);
-	if (a->has_peer)
-		memcpy(k->peer, a->peer, alen);
-}
-
-static uint32_t key_hash(const struct key *k)
-{
-	const uint8_t *p = (const uint8_t *)k;
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < sizeof *k; i++)
-		h = (h ^ p[i]) * 16777619u;
-	return h;
-}
-
-static entry *delta_find(const delta *d, const struct key *k, uint32_t h)
-{
-	uint32_t i, at;
-
-	if (!d->n)
-		return NULL;
-	for (i = h & (d->nslot - 1); (at = d->slot[i]) != 0; i = (i + 1) & (d->nslot - 1))
-		if (d->v[at - 1].hash == h && !memcmp(&d->v[at - 1].k, k, sizeof *k))
-			return &d->v[at - 1];
-	return NULL;
-}
-
-static int delta_rehash(delta *d, uint32_t nslot)
-{
-	uint32_t *slot = PyMem_Calloc(nslot, sizeof *slot), i, j;
-
-	if (!slot)
-		return -1;
-	for (i = 0; i < d->n; i++) {
-		for (j = d->v[i].hash & (nslot - 1); slot[j]; j = (j + 1) & (nslot - 1))
-			;
-		slot[j] = i + 1;
-	}
-	PyMem_Free(d->slot);
-	d->slot = slot;
-	d->nslot = nslot;
-	return 0;
-}
-
-/* The entry of k, made (holding no record yet) when there is none; NULL: no memory. */
-static entry *delta_get(delta *d, const struct key *k)
-{
-	uint32_t h = key_hash(k), j;
-	entry *e = delta_find(d, k, h), *v;
-
-	if (e)
-		return e;
-	if (d->n == d->cap) {
-		uint32_t cap = d->cap ? 2 * d->cap : 16;
-
-		if (!(v = PyMem_Realloc(d->v, cap * sizeof *v)))
-			return (entry *)PyErr_NoMemory();
-		d->v = v;
-		d->cap = cap;
-	}
-	if (2 * (d->n + 1) > d->nslot && delta_rehash(d, d->nslot ? 2 * d->nslot : 32) < 0)
-		return (entry *)PyErr_NoMemory();
-	e = &d->v[d->n++];
-	memset(e, 0, sizeof *e);
-	e->k = *k;
-	e->hash = h;
-	for (j = h & (d->nslot - 1); d->slot[j]; j = (j + 1) & (d->nslot - 1))
-		;
-	d->slot[j] = d->n;
-	return e;
-}
-
-static void delta_clear(delta *d)
-{
-	uint32_t i;
-
-	for (i = 0; i < d->n; i++)
-		Py_XDECREF(d->v[i].rec);
-	PyMem_Free(d->v);
-	PyMem_Free(d->slot);
-	memset(d, 0, sizeof *d);
-}
-
-static void table_clear(table *t)
-{
-	Py_CLEAR(t->tuple);
-	delta_clear(&t->d);
-}
-
-/* ---- the records as they are now ---------------------------------------- */
-
-static int family_rank(const struct netifc_addr *a)
-{
-	return a->family != AF_INET;    /* IPv4 first */
-}
-
-static PyObject *link_in_tuple(PyObject *tuple, int32_t index)
-{
-	Py_ssize_t lo = 0, hi = tuple ? PyTuple_GET_SIZE(tuple) : 0, mid;
-	int32_t at;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		at = netifc_iface_index(PyTuple_GET_ITEM(tuple, mid));
-		if (at == index)
-			return PyTuple_GET_ITEM(tuple, mid);
-		if (at < index)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-/* Link `index` now (borrowed), or NULL; *gone: when it was last removed. */
-static PyObject *link_now(TablesObject *t, int32_t index, uint32_t *gone)
-{
-	struct key k;
-	entry *e;
-
-	if (gone)
-		*gone = 0;
-	if (t->links.d.n) {
-		key_of_index(&k, index);
-		if ((e = delta_find(&t->links.d, &k, key_hash(&k)))) {
-			if (gone)
-				*gone = e->gone;
-			if (e->present || e->gone)
-				return e->present ? e->rec : NULL;
-		}
-	}
-	return link_in_tuple(t->links.tuple, index);
-}
-
-/* The first position in an address tuple at or after (rank, index). */
-static Py_ssize_t run_start(modstate *st, PyObject *tuple, int rank, int32_t index)
-{
-	Py_ssize_t lo = 0, hi = PyTuple_GET_SIZE(tuple), mid;
-	const struct netifc_addr *a;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		a = netifc_addr_rec(st, PyTuple_GET_ITEM(tuple, mid));
-		if (family_rank(a) < rank || (family_rank(a) == rank && a->index < index))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static PyObject *addr_in_tuple(modstate *st, PyObject *tuple, const struct key *k)
-{
-	struct netifc_addr probe = { .family = k->family, .index = k->index };
-	int rank = family_rank(&probe);
-	Py_ssize_t i, n = tuple ? PyTuple_GET_SIZE(tuple) : 0;
-	const struct netifc_addr *a;
-	struct key ak;
-
-	for (i = n ? run_start(st, tuple, rank, k->index) : 0; i < n; i++) {
-		a = netifc_addr_rec(st, PyTuple_GET_ITEM(tuple, i));
-		if (a->index != k->index || family_rank(a) != rank)
-			break;
-		key_of_addr(&ak, a);
-		if (!memcmp(&ak, k, sizeof ak))
-			return PyTuple_GET_ITEM(tuple, i);
-	}
-	return NULL;
-}
-
-/* The address (or group) of key k now (borrowed), or NULL. */
-static PyObject *addr_now(TablesObject *t, table *tab, const struct key *k)
-{
-	modstate *st = PyModule_GetState(t->module);
-	uint32_t gone = 0;
-	entry *e;
-
-	link_now(t, k->index, &gone);
-	if ((e = delta_find(&tab->d, k, key_hash(k))))
-		return e->present && e->seq > gone ? e->rec : NULL;
-	return gone ? NULL : addr_in_tuple(st, tab->tuple, k);
-}
-
-/* rec, or a copy whose zone is its link's name now (new references). */
-static PyObject *rezoned(modstate *st, PyObject *rec, PyObject *link)
-{
-	const struct netifc_addr *a = netifc_addr_rec(st, rec);
-	const char *name = netifc_iface_name(st, link);
-	struct netifc_addr copy;
-
-	if (!netifc_addr_needs_zone(a) || !strcmp(a->zone, name))
-		return Py_NewRef(rec);
-	copy = *a;
-	memset(copy.zone, 0, sizeof copy.zone);
-	strncpy(copy.zone, name, sizeof copy.zone - 1);
-	return netifc_new_addr(st, &copy);
-}
-
-/* ---- merging the changes in --------------------------------------------- */
-
-struct placed {
-	int32_t index;
-	uint8_t rank;
-	uint32_t order;
-	PyObject *rec;          /* borrowed */
-};
-
-static int placed_cmp(const void *x, const void *y)
-{
-	const struct placed *a = x, *b = y;
-
-	if (a->rank != b->rank)
-		return a->rank < b->rank ? -1 : 1;
-	if (a->index != b->index)
-		return a->index < b->index ? -1 : 1;
-	return a->order < b->order ? -1 : a->order > b->order;
-}
-
-/* A tuple of the n records, each rezoned by its link (NULL: by none). */
-static PyObject *tuple_of(TablesObject *t, const struct placed *p, size_t n, int zones)
-{
-	modstate *st = PyModule_GetState(t->module);
-	PyObject *tup = PyTuple_New((Py_ssize_t)n), *o;
-	size_t i;
-
-	for (i = 0; tup && i < n; i++) {
-		o = zones ? rezoned(st, p[i].rec, link_now(t, p[i].index, NULL)) : Py_NewRef(p[i].rec);
-		if (!o)
-			Py_CLEAR(tup);
-		else
-			PyTuple_SET_ITEM(tup, (Py_ssize_t)i, o);
-	}
-	return tup;
-}
-
-/* The links tuple with the changes in. */
-static PyObject *merged_links(TablesObject *t)
-{
-	delta *d = &t->links.d;
-	Py_ssize_t nb = PyTuple_GET_SIZE(t->links.tuple), i = 0;
-	struct placed *out = PyMem_Calloc((size_t)nb + d->n + 1, sizeof *out);
-	struct placed *add = PyMem_Calloc(d->n + 1, sizeof *add);
-	size_t n = 0, na = 0, j = 0;
-	PyObject *res = NULL, *b;
-	uint32_t k;
-
-	if (!out || !add)
-		goto done;
-	for (k = 0; k < d->n; k++)
-		add[na++] = (struct placed){ d->v[k].k.index, 0, k, d->v[k].present ? d->v[k].rec : NULL };
-	qsort(add, na, sizeof *add, placed_cmp);
-	while (i < nb || j < na) {
-		b = i < nb ? PyTuple_GET_ITEM(t->links.tuple, i) : NULL;
-		if (j < na && (!b || add[j].index <= netifc_iface_index(b))) {
-			if (b && add[j].index == netifc_iface_index(b))
-				i++;                    /* changed or removed */
-			if (add[j].rec)
-				out[n++] = add[j];
-			j++;
-		} else {
-			out[n++] = (struct placed){ netifc_iface_index(b), 0, 0, b };
-			i++;
-		}
-	}
-	res = tuple_of(t, out, n, 0);
-done:
-	PyMem_Free(out);
-	PyMem_Free(add);
-	return res ? res : (PyErr_Occurred() ? NULL : PyErr_NoMemory());
-}
-
-/* An address or group tuple with the changes in: only records of links
- * there now, each with its link's name as its zone. */
-static PyObject *merged_addrs(TablesObject *t, table *tab)
-{
-	modstate *st = PyModule_GetState(t->module);
-	delta *d = &tab->d;
-	Py_ssize_t nb = PyTuple_GET_SIZE(tab->tuple), i;
-	struct placed *out = PyMem_Calloc((size_t)nb + d->n + 1, sizeof *out);
-	struct placed *add = PyMem_Calloc(d->n + 1, sizeof *add);
-	struct placed *all = NULL;
-	size_t n = 0, na = 0, j = 0, m = 0, o = 0;
-	const struct netifc_addr *a;
-	PyObject *res = NULL, *b;
-	uint32_t k, gone;
-	struct key key;
-	entry *e;
-
-	if (!out || !add)
-		goto done;
-	for (k = 0; k < d->n; k++)
-		d->v[k].used = 0;
-	for (i = 0; i < nb; i++) {
-		b = PyTuple_GET_ITEM(tab->tuple, i);
-		a = netifc_addr_rec(st, b);
-		if (!link_now(t, a->index, &gone) || gone)
-			continue;
-		key_of_addr(&key, a);
-		if ((e = delta_find(d, &key, key_hash(&key)))) {
-			e->used = 1;
-			if (!e->present)
-				continue;
-			b = e->rec;
-		}
-		out[n++] = (struct placed){ a->index, (uint8_t)family_rank(a), 0, b };
-	}
-	for (k = 0; k < d->n; k++) {
-		e = &d->v[k];
-		if (e->used || !e->present || !link_now(t, e->k.index, &gone) || e->seq <= gone)
-			continue;
-		a = netifc_addr_rec(st, e->rec);
-		add[na++] = (struct placed){ a->index, (uint8_t)family_rank(a), e->seq, e->rec };
-	}
-	qsort(add, na, sizeof *add, placed_cmp);
-	if (!(all = PyMem_Calloc(n + na + 1, sizeof *all)))
-		goto done;
-	while (o < n || j < na) {       /* a link's additions after what it had */
-		if (j < na && (o == n || out[o].rank > add[j].rank ||
-			       (out[o].rank == add[j].rank && out[o].index > add[j].index)))
-			all[m++] = add[j++];
-		else
-			all[m++] = out[o++];
-	}
-	res = tuple_of(t, all, m, 1);
-done:
-	PyMem_Free(out);
-	PyMem_Free(add);
-	PyMem_Free(all);
-	return res ? res : (PyErr_Occurred() ? NULL : PyErr_NoMemory());
-}
-
-/* Every change merged in: all three tuples made before any is replaced. */
-static int merge(TablesObject *t)
-{
-	PyObject *addrs = NULL, *groups = NULL, *links = NULL;
-
-	if (!t->links.d.n && !t->addrs.d.n && !t->groups.d.n)
-		return 0;
-	if (!(addrs = merged_addrs(t, &t->addrs)) ||
-	    (t->groups.tuple && !(groups = merged_addrs(t, &t->groups))) ||
-	    !(links = merged_links(t))) {
-		Py_XDECREF(addrs);
-		Py_XDECREF(groups);
-		return -1;
-	}
-	if (t->links.d.n) {
-		PyMem_Free(t->by_name);
-		t->by_name = NULL;
-	}
-	Py_SETREF(t->addrs.tuple, addrs);
-	if (groups)
-		Py_SETREF(t->groups.tuple, groups);
-	Py_SETREF(t->links.tuple, links);
-	delta_clear(&t->links.d);
-	delta_clear(&t->addrs.d);
-	delta_clear(&t->groups.d);
-	return 0;
-}
-
-static size_t tuple_len(PyObject *tuple)
-{
-	return tuple ? (size_t)PyTuple_GET_SIZE(tuple) : 0;
-}
-
-/* Changes beyond the tables' size are merged in: what is pending stays bounded. */
-static int bound(TablesObject *t)
-{
-	if (t->links.d.n > 64 + tuple_len(t->links.tuple) ||
-	    t->addrs.d.n > 64 + tuple_len(t->addrs.tuple) ||
-	    t->groups.d.n > 64 + tuple_len(t->groups.tuple))
-		return merge(t);
-	return 0;
-}
-
 /* ---- reading the tables ------------------------------------------------- */
 
 static int netns_of_thread(dev_t *dev, ino_t *ino)
@@ -497,33 +54,6 @@ static int netns_of_thread(dev_t *dev, ino_t *ino)
 	*dev = s.st_dev;
 	*ino = s.st_ino;
 	return 0;
-}
-
-/* A dump's records in the tables' order (a stable sort of a new tuple). */
-static PyObject *ordered(TablesObject *t, PyObject *tuple, int links)
-{
-	modstate *st = PyModule_GetState(t->module);
-	Py_ssize_t n = PyTuple_GET_SIZE(tuple), i;
-	struct placed *p = PyMem_Calloc((size_t)n + 1, sizeof *p);
-	const struct netifc_addr *a;
-	PyObject *res;
-
-	if (!p)
-		return PyErr_NoMemory();
-	for (i = 0; i < n; i++) {
-		PyObject *o = PyTuple_GET_ITEM(tuple, i);
-
-		if (links) {
-			p[i] = (struct placed){ netifc_iface_index(o), 0, (uint32_t)i, o };
-		} else {
-			a = netifc_addr_rec(st, o);
-			p[i] = (struct placed){ a->index, (uint8_t)family_rank(a), (uint32_t)i, o };
-		}
-	}
-	qsort(p, (size_t)n, sizeof *p, placed_cmp);
-	res = tuple_of(t, p, (size_t)n, 0);
-	PyMem_Free(p);
-	return res;
 }
 
 /* One dump by the module's _snapshot(multicast, "netlink"): (links, records). */
@@ -561,13 +91,13 @@ static int reload(TablesObject *t)
 	}
 	if (!(uni = dump(t, 0)) || (t->keep_groups && !(multi = dump(t, 1))))
 		goto done;
-	if (!(links = ordered(t, PyTuple_GET_ITEM(uni, 0), 1)) ||
-	    !(addrs = ordered(t, PyTuple_GET_ITEM(uni, 1), 0)) ||
-	    (multi && !(groups = ordered(t, PyTuple_GET_ITEM(multi, 1), 0))))
+	if (!(links = lt_ordered(t, PyTuple_GET_ITEM(uni, 0), 1)) ||
+	    !(addrs = lt_ordered(t, PyTuple_GET_ITEM(uni, 1), 0)) ||
+	    (multi && !(groups = lt_ordered(t, PyTuple_GET_ITEM(multi, 1), 0))))
 		goto done;
-	table_clear(&t->links);
-	table_clear(&t->addrs);
-	table_clear(&t->groups);
+	lt_clear(&t->links);
+	lt_clear(&t->addrs);
+	lt_clear(&t->groups);
 	t->links.tuple = links;
 	t->addrs.tuple = addrs;
 	t->groups.tuple = groups;
@@ -665,7 +195,7 @@ static int apply_link(TablesObject *t, PyObject *rec, int removed, PyObject *out
 		      PyObject *classes)
 {
 	int32_t index = netifc_iface_index(rec);
-	PyObject *old = link_now(t, index, NULL);
+	PyObject *old = lt_link(t, index, NULL);
 	struct key k;
 	entry *e;
 	int same;
@@ -674,8 +204,8 @@ static int apply_link(TablesObject *t, PyObject *rec, int removed, PyObject *out
 		return same < 0 ? -1 : 0;
 	if (!old && removed)
 		return 0;
-	key_of_index(&k, index);
-	if (!(e = delta_get(&t->links.d, &k)))
+	lt_key_index(&k, index);
+	if (!(e = lt_entry(&t->links.d, &k)))
 		return -1;
 	Py_XINCREF(old);
 	entry_set(e, Py_NewRef(removed ? (old ? old : rec) : rec), !removed);
@@ -708,11 +238,11 @@ static int apply_addr(TablesObject *t, table *tab, PyObject *rec, int removed, i
 	entry *e;
 	int same = 0, kind, r = -1;
 
-	key_of_addr(&k, a);
-	if ((old = addr_now(t, tab, &k))) {
-		PyObject *link = link_now(t, k.index, NULL);
+	lt_key_addr(&k, a);
+	if ((old = lt_addr(t, tab, &k))) {
+		PyObject *link = lt_link(t, k.index, NULL);
 
-		if (!(was = link ? rezoned(st, old, link) : Py_NewRef(old)))
+		if (!(was = link ? lt_rezoned(st, old, link) : Py_NewRef(old)))
 			return -1;
 	}
 	if (was && !removed && (same = PyObject_RichCompareBool(was, rec, Py_EQ)) < 0)
@@ -721,9 +251,9 @@ static int apply_addr(TablesObject *t, table *tab, PyObject *rec, int removed, i
 		r = 0;
 		goto done;
 	}
-	if (!(e = delta_get(&tab->d, &k)))
+	if (!(e = lt_entry(&tab->d, &k)))
 		goto done;
-	link_now(t, k.index, &gone);
+	lt_link(t, k.index, &gone);
 	if (!removed && !(e->present && e->seq > gone))
 		e->seq = ++t->seq;      /* added (again): it goes after its link's others */
 	entry_set(e, Py_NewRef(removed ? was : rec), !removed);
@@ -754,7 +284,7 @@ static void zone_of(TablesObject *t, const struct nl_events *ev, size_t i, int32
 		    char name[NETIFC_NAMESIZ])
 {
 	modstate *st = PyModule_GetState(t->module);
-	PyObject *link = link_now(t, index, NULL);
+	PyObject *link = lt_link(t, index, NULL);
 	const struct nl_event *e;
 	size_t k;
 
@@ -810,7 +340,7 @@ static int apply(TablesObject *t, struct nl_events *ev, PyObject *out, PyObject 
 	}
 	if (r == 0 && ev->n)
 		Py_CLEAR(t->cache);
-	return r ? r : bound(t);
+	return r ? r : lt_bound(t);
 }
 
 /* ---- the lock ------------------------------------------------------------ */
@@ -914,12 +444,12 @@ static int take(TablesObject *t, PyObject *out, PyObject *classes)
 	return r;
 }
 
-/* A read: (for a live table) take what is pending, then (whole) merge. */
+/* A read: (for a live table) take what is pending, then (whole) lt_merge. */
 static int ready(TablesObject *t, int whole)
 {
 	if (enter(t) < 0)
 		return -1;
-	if ((t->live && take(t, NULL, NULL) < 0) || (whole && merge(t) < 0)) {
+	if ((t->live && take(t, NULL, NULL) < 0) || (whole && lt_merge(t) < 0)) {
 		leave(t);
 		return -1;
 	}
@@ -969,9 +499,9 @@ static void tables_dealloc(PyObject *self)
 
 	if (t->open)
 		nl_watch_free(&t->w);
-	table_clear(&t->links);
-	table_clear(&t->addrs);
-	table_clear(&t->groups);
+	lt_clear(&t->links);
+	lt_clear(&t->addrs);
+	lt_clear(&t->groups);
 	PyMem_Free(t->by_name);
 	Py_CLEAR(t->cache);
 	Py_CLEAR(t->module);
@@ -1019,54 +549,10 @@ static PyObject *tables_by_index(PyObject *self, PyObject *arg)
 	if (ok < 0 || ready(t, 0) < 0)
 		return NULL;
 	if (ok)
-		found = link_now(t, index, NULL);
+		found = lt_link(t, index, NULL);
 	Py_XINCREF(found);
 	leave(t);
 	return found ? found : no_such(t->module, arg);
-}
-
-/* ---- lookups by name and by link ---------------------------------------- */
-
-static PyObject *sorting;       /* the links tuple qsort compares in (GIL held) */
-static modstate *sorting_st;
-
-static int name_cmp(const void *x, const void *y)
-{
-	return strcmp(netifc_iface_name(sorting_st, PyTuple_GET_ITEM(sorting, *(const uint32_t *)x)),
-		      netifc_iface_name(sorting_st, PyTuple_GET_ITEM(sorting, *(const uint32_t *)y)));
-}
-
-/* Under the lock, merged: the link named name (borrowed), or NULL. */
-static PyObject *link_named(TablesObject *t, const char *name)
-{
-	modstate *st = PyModule_GetState(t->module);
-	size_t n = tuple_len(t->links.tuple), lo = 0, hi = n, mid, i;
-	PyObject *o;
-	int c;
-
-	if (!t->by_name && n) {
-		if (!(t->by_name = PyMem_Calloc(n, sizeof *t->by_name))) {
-			PyErr_NoMemory();
-			return NULL;
-		}
-		for (i = 0; i < n; i++)
-			t->by_name[i] = (uint32_t)i;
-		sorting = t->links.tuple;
-		sorting_st = st;
-		qsort(t->by_name, n, sizeof *t->by_name, name_cmp);
-		sorting = NULL;
-	}
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		o = PyTuple_GET_ITEM(t->links.tuple, t->by_name[mid]);
-		if ((c = strcmp(netifc_iface_name(st, o), name)) == 0)
-			return o;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
 }
 
 static PyObject *tables_by_name(PyObject *self, PyObject *arg)
@@ -1084,7 +570,7 @@ static PyObject *tables_by_name(PyObject *self, PyObject *arg)
 	if (ready(t, 1) < 0)
 		goto done;
 	if (strlen(PyBytes_AS_STRING(bytes)) == (size_t)PyBytes_GET_SIZE(bytes))
-		found = link_named(t, PyBytes_AS_STRING(bytes));
+		found = lt_link_named(t, PyBytes_AS_STRING(bytes));
 	Py_XINCREF(found);
 	leave(t);
 	if (!found && !PyErr_Occurred())
@@ -1092,33 +578,6 @@ static PyObject *tables_by_name(PyObject *self, PyObject *arg)
 done:
 	Py_DECREF(bytes);
 	return found;
-}
-
-/* Under the lock, merged: a link's records of one table, IPv4 then IPv6. */
-static PyObject *records_of(TablesObject *t, PyObject *tuple, int32_t index)
-{
-	modstate *st = PyModule_GetState(t->module);
-	Py_ssize_t at[2][2], n = PyTuple_GET_SIZE(tuple), i, k = 0;
-	PyObject *res;
-	int rank;
-
-	for (rank = 0; rank < 2; rank++) {
-		at[rank][0] = at[rank][1] = run_start(st, tuple, rank, index);
-		while (at[rank][1] < n) {
-			const struct netifc_addr *a =
-				netifc_addr_rec(st, PyTuple_GET_ITEM(tuple, at[rank][1]));
-
-			if (a->index != index || family_rank(a) != rank)
-				break;
-			at[rank][1]++;
-		}
-	}
-	if (!(res = PyTuple_New(at[0][1] - at[0][0] + at[1][1] - at[1][0])))
-		return NULL;
-	for (rank = 0; rank < 2; rank++)
-		for (i = at[rank][0]; i < at[rank][1]; i++)
-			PyTuple_SET_ITEM(res, k++, Py_NewRef(PyTuple_GET_ITEM(tuple, i)));
-	return res;
 }
 
 static PyObject *of_link(PyObject *self, PyObject *arg, int groups)
@@ -1137,8 +596,8 @@ static PyObject *of_link(PyObject *self, PyObject *arg, int groups)
 		t->keep_groups = t->stale = 1;  /* from now on (read below) */
 	if (ready(t, 1) < 0)
 		return NULL;
-	if (ok && link_in_tuple(t->links.tuple, index))
-		res = records_of(t, groups ? t->groups.tuple : t->addrs.tuple, index);
+	if (ok && lt_link_in_tuple(t->links.tuple, index))
+		res = lt_records_of(t, groups ? t->groups.tuple : t->addrs.tuple, index);
 	else
 		no_such(t->module, arg);
 	leave(t);
@@ -1191,7 +650,7 @@ static PyObject *tables_events(PyObject *self, PyObject *classes)
 		Py_DECREF(out);
 		return NULL;
 	}
-	if (take(t, out, classes) < 0 || merge(t) < 0)
+	if (take(t, out, classes) < 0 || lt_merge(t) < 0)
 		Py_CLEAR(out);
 	leave(t);
 	return out;

@@ -1,0 +1,502 @@
+/*
+ * livetab.c -- the live tables' own logic: the changes told since each
+ * tuple was made, by key (an open-addressing hash over the entries, which
+ * are only added to until the next merge), lookups through them, and the
+ * merge that makes new tuples.  See live.c for what the tables are.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "live.h"
+
+/* ---- keys and the changes table ----------------------------------------- */
+
+void lt_key_index(struct key *k, int32_t index)
+{
+	memset(k, 0, sizeof *k);
+	k->index = index;
+}
+
+void lt_key_addr(struct key *k, const struct netifc_addr *a)
+{
+	size_t alen = netifc_family_len(a->family);
+
+	memset(k, 0, sizeof *k);
+	k->index = a->index;
+	k->family = a->family;
+	k->prefixlen = a->prefixlen;
+	k->has_peer = a->has_peer;
+	memcpy(k->local, a->local, alen);
+	if (a->has_peer)
+		memcpy(k->peer, a->peer, alen);
+}
+
+static uint32_t key_hash(const struct key *k)
+{
+	const uint8_t *p = (const uint8_t *)k;
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < sizeof *k; i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
+static entry *delta_find(const delta *d, const struct key *k, uint32_t h)
+{
+	uint32_t i, at;
+
+	if (!d->n)
+		return NULL;
+	for (i = h & (d->nslot - 1); (at = d->slot[i]) != 0; i = (i + 1) & (d->nslot - 1))
+		if (d->v[at - 1].hash == h && !memcmp(&d->v[at - 1].k, k, sizeof *k))
+			return &d->v[at - 1];
+	return NULL;
+}
+
+static int delta_rehash(delta *d, uint32_t nslot)
+{
+	uint32_t *slot = PyMem_Calloc(nslot, sizeof *slot), i, j;
+
+	if (!slot)
+		return -1;
+	for (i = 0; i < d->n; i++) {
+		for (j = d->v[i].hash & (nslot - 1); slot[j]; j = (j + 1) & (nslot - 1))
+			;
+		slot[j] = i + 1;
+	}
+	PyMem_Free(d->slot);
+	d->slot = slot;
+	d->nslot = nslot;
+	return 0;
+}
+
+/* The entry of k, made (holding no record yet) when there is none; NULL: no memory. */
+entry *lt_entry(delta *d, const struct key *k)
+{
+	uint32_t h = key_hash(k), j;
+	entry *e = delta_find(d, k, h), *v;
+
+	if (e)
+		return e;
+	if (d->n == d->cap) {
+		uint32_t cap = d->cap ? 2 * d->cap : 16;
+
+		if (!(v = PyMem_Realloc(d->v, cap * sizeof *v)))
+			return (entry *)PyErr_NoMemory();
+		d->v = v;
+		d->cap = cap;
+	}
+	if (2 * (d->n + 1) > d->nslot && delta_rehash(d, d->nslot ? 2 * d->nslot : 32) < 0)
+		return (entry *)PyErr_NoMemory();
+	e = &d->v[d->n++];
+	memset(e, 0, sizeof *e);
+	e->k = *k;
+	e->hash = h;
+	for (j = h & (d->nslot - 1); d->slot[j]; j = (j + 1) & (d->nslot - 1))
+		;
+	d->slot[j] = d->n;
+	return e;
+}
+
+static void delta_clear(delta *d)
+{
+	uint32_t i;
+
+	for (i = 0; i < d->n; i++)
+		Py_XDECREF(d->v[i].rec);
+	PyMem_Free(d->v);
+	PyMem_Free(d->slot);
+	memset(d, 0, sizeof *d);
+}
+
+void lt_clear(table *t)
+{
+	Py_CLEAR(t->tuple);
+	delta_clear(&t->d);
+}
+
+/* ---- the records as they are now ---------------------------------------- */
+
+static int family_rank(const struct netifc_addr *a)
+{
+	return a->family != AF_INET;    /* IPv4 first */
+}
+
+PyObject *lt_link_in_tuple(PyObject *tuple, int32_t index)
+{
+	Py_ssize_t lo = 0, hi = tuple ? PyTuple_GET_SIZE(tuple) : 0, mid;
+	int32_t at;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		at = netifc_iface_index(PyTuple_GET_ITEM(tuple, mid));
+		if (at == index)
+			return PyTuple_GET_ITEM(tuple, mid);
+		if (at < index)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Link `index` now (borrowed), or NULL; *gone: when it was last removed. */
+PyObject *lt_link(TablesObject *t, int32_t index, uint32_t *gone)
+{
+	struct key k;
+	entry *e;
+
+	if (gone)
+		*gone = 0;
+	if (t->links.d.n) {
+		lt_key_index(&k, index);
+		if ((e = delta_find(&t->links.d, &k, key_hash(&k)))) {
+			if (gone)
+				*gone = e->gone;
+			if (e->present || e->gone)
+				return e->present ? e->rec : NULL;
+		}
+	}
+	return lt_link_in_tuple(t->links.tuple, index);
+}
+
+/* The first position in an address tuple at or after (rank, index). */
+static Py_ssize_t run_start(modstate *st, PyObject *tuple, int rank, int32_t index)
+{
+	Py_ssize_t lo = 0, hi = PyTuple_GET_SIZE(tuple), mid;
+	const struct netifc_addr *a;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		a = netifc_addr_rec(st, PyTuple_GET_ITEM(tuple, mid));
+		if (family_rank(a) < rank || (family_rank(a) == rank && a->index < index))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static PyObject *addr_in_tuple(modstate *st, PyObject *tuple, const struct key *k)
+{
+	struct netifc_addr probe = { .family = k->family, .index = k->index };
+	int rank = family_rank(&probe);
+	Py_ssize_t i, n = tuple ? PyTuple_GET_SIZE(tuple) : 0;
+	const struct netifc_addr *a;
+	struct key ak;
+
+	for (i = n ? run_start(st, tuple, rank, k->index) : 0; i < n; i++) {
+		a = netifc_addr_rec(st, PyTuple_GET_ITEM(tuple, i));
+		if (a->index != k->index || family_rank(a) != rank)
+			break;
+		lt_key_addr(&ak, a);
+		if (!memcmp(&ak, k, sizeof ak))
+			return PyTuple_GET_ITEM(tuple, i);
+	}
+	return NULL;
+}
+
+/* The address (or group) of key k now (borrowed), or NULL. */
+PyObject *lt_addr(TablesObject *t, table *tab, const struct key *k)
+{
+	modstate *st = PyModule_GetState(t->module);
+	uint32_t gone = 0;
+	entry *e;
+
+	lt_link(t, k->index, &gone);
+	if ((e = delta_find(&tab->d, k, key_hash(k))))
+		return e->present && e->seq > gone ? e->rec : NULL;
+	return gone ? NULL : addr_in_tuple(st, tab->tuple, k);
+}
+
+/* rec, or a copy whose zone is its link's name now (new references). */
+PyObject *lt_rezoned(modstate *st, PyObject *rec, PyObject *link)
+{
+	const struct netifc_addr *a = netifc_addr_rec(st, rec);
+	const char *name = netifc_iface_name(st, link);
+	struct netifc_addr copy;
+
+	if (!netifc_addr_needs_zone(a) || !strcmp(a->zone, name))
+		return Py_NewRef(rec);
+	copy = *a;
+	memset(copy.zone, 0, sizeof copy.zone);
+	strncpy(copy.zone, name, sizeof copy.zone - 1);
+	return netifc_new_addr(st, &copy);
+}
+
+/* ---- merging the changes in --------------------------------------------- */
+
+struct placed {
+	int32_t index;
+	uint8_t rank;
+	uint32_t order;
+	PyObject *rec;          /* borrowed */
+};
+
+static int placed_cmp(const void *x, const void *y)
+{
+	const struct placed *a = x, *b = y;
+
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
+	if (a->index != b->index)
+		return a->index < b->index ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* A tuple of the n records, each lt_rezoned by its link (NULL: by none). */
+static PyObject *tuple_of(TablesObject *t, const struct placed *p, size_t n, int zones)
+{
+	modstate *st = PyModule_GetState(t->module);
+	PyObject *tup = PyTuple_New((Py_ssize_t)n), *o;
+	size_t i;
+
+	for (i = 0; tup && i < n; i++) {
+		o = zones ? lt_rezoned(st, p[i].rec, lt_link(t, p[i].index, NULL)) : Py_NewRef(p[i].rec);
+		if (!o)
+			Py_CLEAR(tup);
+		else
+			PyTuple_SET_ITEM(tup, (Py_ssize_t)i, o);
+	}
+	return tup;
+}
+
+/* The links tuple with the changes in. */
+static PyObject *merged_links(TablesObject *t)
+{
+	delta *d = &t->links.d;
+	Py_ssize_t nb = PyTuple_GET_SIZE(t->links.tuple), i = 0;
+	struct placed *out = PyMem_Calloc((size_t)nb + d->n + 1, sizeof *out);
+	struct placed *add = PyMem_Calloc(d->n + 1, sizeof *add);
+	size_t n = 0, na = 0, j = 0;
+	PyObject *res = NULL, *b;
+	uint32_t k;
+
+	if (!out || !add)
+		goto done;
+	for (k = 0; k < d->n; k++)
+		add[na++] = (struct placed){ d->v[k].k.index, 0, k, d->v[k].present ? d->v[k].rec : NULL };
+	qsort(add, na, sizeof *add, placed_cmp);
+	while (i < nb || j < na) {
+		b = i < nb ? PyTuple_GET_ITEM(t->links.tuple, i) : NULL;
+		if (j < na && (!b || add[j].index <= netifc_iface_index(b))) {
+			if (b && add[j].index == netifc_iface_index(b))
+				i++;                    /* changed or removed */
+			if (add[j].rec)
+				out[n++] = add[j];
+			j++;
+		} else {
+			out[n++] = (struct placed){ netifc_iface_index(b), 0, 0, b };
+			i++;
+		}
+	}
+	res = tuple_of(t, out, n, 0);
+done:
+	PyMem_Free(out);
+	PyMem_Free(add);
+	return res ? res : (PyErr_Occurred() ? NULL : PyErr_NoMemory());
+}
+
+/* An address or group tuple with the changes in: only records of links
+ * there now, each with its link's name as its zone. */
+static PyObject *merged_addrs(TablesObject *t, table *tab)
+{
+	modstate *st = PyModule_GetState(t->module);
+	delta *d = &tab->d;
+	Py_ssize_t nb = PyTuple_GET_SIZE(tab->tuple), i;
+	struct placed *out = PyMem_Calloc((size_t)nb + d->n + 1, sizeof *out);
+	struct placed *add = PyMem_Calloc(d->n + 1, sizeof *add);
+	struct placed *all = NULL;
+	size_t n = 0, na = 0, j = 0, m = 0, o = 0;
+	const struct netifc_addr *a;
+	PyObject *res = NULL, *b;
+	uint32_t k, gone;
+	struct key key;
+	entry *e;
+
+	if (!out || !add)
+		goto done;
+	for (k = 0; k < d->n; k++)
+		d->v[k].used = 0;
+	for (i = 0; i < nb; i++) {
+		b = PyTuple_GET_ITEM(tab->tuple, i);
+		a = netifc_addr_rec(st, b);
+		if (!lt_link(t, a->index, &gone) || gone)
+			continue;
+		lt_key_addr(&key, a);
+		if ((e = delta_find(d, &key, key_hash(&key)))) {
+			e->used = 1;
+			if (!e->present)
+				continue;
+			b = e->rec;
+		}
+		out[n++] = (struct placed){ a->index, (uint8_t)family_rank(a), 0, b };
+	}
+	for (k = 0; k < d->n; k++) {
+		e = &d->v[k];
+		if (e->used || !e->present || !lt_link(t, e->k.index, &gone) || e->seq <= gone)
+			continue;
+		a = netifc_addr_rec(st, e->rec);
+		add[na++] = (struct placed){ a->index, (uint8_t)family_rank(a), e->seq, e->rec };
+	}
+	qsort(add, na, sizeof *add, placed_cmp);
+	if (!(all = PyMem_Calloc(n + na + 1, sizeof *all)))
+		goto done;
+	while (o < n || j < na) {       /* a link's additions after what it had */
+		if (j < na && (o == n || out[o].rank > add[j].rank ||
+			       (out[o].rank == add[j].rank && out[o].index > add[j].index)))
+			all[m++] = add[j++];
+		else
+			all[m++] = out[o++];
+	}
+	res = tuple_of(t, all, m, 1);
+done:
+	PyMem_Free(out);
+	PyMem_Free(add);
+	PyMem_Free(all);
+	return res ? res : (PyErr_Occurred() ? NULL : PyErr_NoMemory());
+}
+
+/* Every change merged in: all three tuples made before any is replaced. */
+int lt_merge(TablesObject *t)
+{
+	PyObject *addrs = NULL, *groups = NULL, *links = NULL;
+
+	if (!t->links.d.n && !t->addrs.d.n && !t->groups.d.n)
+		return 0;
+	if (!(addrs = merged_addrs(t, &t->addrs)) ||
+	    (t->groups.tuple && !(groups = merged_addrs(t, &t->groups))) ||
+	    !(links = merged_links(t))) {
+		Py_XDECREF(addrs);
+		Py_XDECREF(groups);
+		return -1;
+	}
+	if (t->links.d.n) {
+		PyMem_Free(t->by_name);
+		t->by_name = NULL;
+	}
+	Py_SETREF(t->addrs.tuple, addrs);
+	if (groups)
+		Py_SETREF(t->groups.tuple, groups);
+	Py_SETREF(t->links.tuple, links);
+	delta_clear(&t->links.d);
+	delta_clear(&t->addrs.d);
+	delta_clear(&t->groups.d);
+	return 0;
+}
+
+size_t lt_len(PyObject *tuple)
+{
+	return tuple ? (size_t)PyTuple_GET_SIZE(tuple) : 0;
+}
+
+/* Changes beyond the tables' size are merged in: what is pending stays bounded. */
+int lt_bound(TablesObject *t)
+{
+	if (t->links.d.n > 64 + lt_len(t->links.tuple) ||
+	    t->addrs.d.n > 64 + lt_len(t->addrs.tuple) ||
+	    t->groups.d.n > 64 + lt_len(t->groups.tuple))
+		return lt_merge(t);
+	return 0;
+}
+
+/* A dump's records in the tables' order (a stable sort of a new tuple). */
+PyObject *lt_ordered(TablesObject *t, PyObject *tuple, int links)
+{
+	modstate *st = PyModule_GetState(t->module);
+	Py_ssize_t n = PyTuple_GET_SIZE(tuple), i;
+	struct placed *p = PyMem_Calloc((size_t)n + 1, sizeof *p);
+	const struct netifc_addr *a;
+	PyObject *res;
+
+	if (!p)
+		return PyErr_NoMemory();
+	for (i = 0; i < n; i++) {
+		PyObject *o = PyTuple_GET_ITEM(tuple, i);
+
+		if (links) {
+			p[i] = (struct placed){ netifc_iface_index(o), 0, (uint32_t)i, o };
+		} else {
+			a = netifc_addr_rec(st, o);
+			p[i] = (struct placed){ a->index, (uint8_t)family_rank(a), (uint32_t)i, o };
+		}
+	}
+	qsort(p, (size_t)n, sizeof *p, placed_cmp);
+	res = tuple_of(t, p, (size_t)n, 0);
+	PyMem_Free(p);
+	return res;
+}
+
+/* ---- lookups by name and by link ---------------------------------------- */
+
+static PyObject *sorting;       /* the links tuple qsort compares in (GIL held) */
+static modstate *sorting_st;
+
+static int name_cmp(const void *x, const void *y)
+{
+	return strcmp(netifc_iface_name(sorting_st, PyTuple_GET_ITEM(sorting, *(const uint32_t *)x)),
+		      netifc_iface_name(sorting_st, PyTuple_GET_ITEM(sorting, *(const uint32_t *)y)));
+}
+
+/* Under the lock, merged: the link named name (borrowed), or NULL. */
+PyObject *lt_link_named(TablesObject *t, const char *name)
+{
+	modstate *st = PyModule_GetState(t->module);
+	size_t n = lt_len(t->links.tuple), lo = 0, hi = n, mid, i;
+	PyObject *o;
+	int c;
+
+	if (!t->by_name && n) {
+		if (!(t->by_name = PyMem_Calloc(n, sizeof *t->by_name))) {
+			PyErr_NoMemory();
+			return NULL;
+		}
+		for (i = 0; i < n; i++)
+			t->by_name[i] = (uint32_t)i;
+		sorting = t->links.tuple;
+		sorting_st = st;
+		qsort(t->by_name, n, sizeof *t->by_name, name_cmp);
+		sorting = NULL;
+	}
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		o = PyTuple_GET_ITEM(t->links.tuple, t->by_name[mid]);
+		if ((c = strcmp(netifc_iface_name(st, o), name)) == 0)
+			return o;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Under the lock, merged: a link's records of one table, IPv4 then IPv6. */
+PyObject *lt_records_of(TablesObject *t, PyObject *tuple, int32_t index)
+{
+	modstate *st = PyModule_GetState(t->module);
+	Py_ssize_t at[2][2], n = PyTuple_GET_SIZE(tuple), i, k = 0;
+	PyObject *res;
+	int rank;
+
+	for (rank = 0; rank < 2; rank++) {
+		at[rank][0] = at[rank][1] = run_start(st, tuple, rank, index);
+		while (at[rank][1] < n) {
+			const struct netifc_addr *a =
+				netifc_addr_rec(st, PyTuple_GET_ITEM(tuple, at[rank][1]));
+
+			if (a->index != index || family_rank(a) != rank)
+				break;
+			at[rank][1]++;
+		}
+	}
+	if (!(res = PyTuple_New(at[0][1] - at[0][0] + at[1][1] - at[1][0])))
+		return NULL;
+	for (rank = 0; rank < 2; rank++)
+		for (i = at[rank][0]; i < at[rank][1]; i++)
+			PyTuple_SET_ITEM(res, k++, Py_NewRef(PyTuple_GET_ITEM(tuple, i)));
+	return res;
+}
+
