@@ -9,7 +9,7 @@ the dump is harmless. When the kernel drops notifications (its queue for the
 socket overflowed), the tables are read again and a ``Resync`` event says so.
 
 ``live()`` keeps the same tables without events: each read first applies what
-is pending (one non-blocking receive when nothing is), so a change made before
+is pending (one zero-timeout poll() when nothing is), so a change made before
 the read is always in it.
 """
 from __future__ import annotations
@@ -298,7 +298,7 @@ class Watcher:
 
 class Live(_Base):
     """Snapshot's read API, always current: every read first applies the
-    notifications pending (one non-blocking receive when there are none), so
+    notifications pending (one zero-timeout poll() when there are none), so
     a change made before the read is in it. Safe to share between threads:
     each read sees one consistent table (every address's index names an
     interface of the same read). A forked child, or a read after close(),
