@@ -19,8 +19,9 @@ sources = sorted(
     if os.path.basename(f) not in FLOOR and (LINUX or os.path.basename(f) not in LINUX_ONLY)
 )
 ext_modules = [
+    # Only PyInit__netifc is exported: calls between its files are direct.
     Extension("netifc._netifc", sources=sources, depends=glob.glob("csrc/*.h"),
-              extra_compile_args=CFLAGS),
+              extra_compile_args=CFLAGS + ["-fvisibility=hidden"]),
 ]
 if LINUX:
     ext_modules.append(

@@ -232,19 +232,17 @@ static int apply_addr(TablesObject *t, table *tab, PyObject *rec, int removed, i
 {
 	modstate *st = PyModule_GetState(t->module);
 	const struct netifc_addr *a = netifc_addr_rec(st, rec);
-	PyObject *old, *was = NULL;
+	PyObject *old, *was = NULL, *link;
 	uint32_t gone;
 	struct key k;
 	entry *e;
 	int same = 0, kind, r = -1;
 
 	lt_key_addr(&k, a);
-	if ((old = lt_addr(t, tab, &k))) {
-		PyObject *link = lt_link(t, k.index, NULL);
-
-		if (!(was = link ? lt_rezoned(st, old, link) : Py_NewRef(old)))
-			return -1;
-	}
+	link = lt_link(t, k.index, &gone);
+	if ((old = lt_addr(t, tab, &k, gone)) &&
+	    !(was = link ? lt_rezoned(st, old, link) : Py_NewRef(old)))
+		return -1;
 	if (was && !removed && (same = PyObject_RichCompareBool(was, rec, Py_EQ)) < 0)
 		goto done;
 	if ((removed && !was) || (same && (group || same_lifetimes(st, was, rec)))) {
@@ -253,7 +251,6 @@ static int apply_addr(TablesObject *t, table *tab, PyObject *rec, int removed, i
 	}
 	if (!(e = lt_entry(&tab->d, &k)))
 		goto done;
-	lt_link(t, k.index, &gone);
 	if (!removed && !(e->present && e->seq > gone))
 		e->seq = ++t->seq;      /* added (again): it goes after its link's others */
 	entry_set(e, Py_NewRef(removed ? was : rec), !removed);

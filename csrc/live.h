@@ -70,7 +70,7 @@ size_t lt_len(PyObject *tuple);
 /* Borrowed references, NULL when there is none: */
 PyObject *lt_link_in_tuple(PyObject *tuple, int32_t index);
 PyObject *lt_link(TablesObject *t, int32_t index, uint32_t *gone);     /* *gone: when removed */
-PyObject *lt_addr(TablesObject *t, table *tab, const struct key *k);
+PyObject *lt_addr(TablesObject *t, table *tab, const struct key *k, uint32_t gone);
 PyObject *lt_link_named(TablesObject *t, const char *name);     /* merged; NULL+error: no memory */
 
 /* New references: */

@@ -198,17 +198,14 @@ static PyObject *addr_in_tuple(modstate *st, PyObject *tuple, const struct key *
 	return NULL;
 }
 
-/* The address (or group) of key k now (borrowed), or NULL. */
-PyObject *lt_addr(TablesObject *t, table *tab, const struct key *k)
+/* The address (or group) of key k now (borrowed), or NULL; gone: as lt_link tells it. */
+PyObject *lt_addr(TablesObject *t, table *tab, const struct key *k, uint32_t gone)
 {
-	modstate *st = PyModule_GetState(t->module);
-	uint32_t gone = 0;
-	entry *e;
+	entry *e = delta_find(&tab->d, k, key_hash(k));
 
-	lt_link(t, k->index, &gone);
-	if ((e = delta_find(&tab->d, k, key_hash(k))))
+	if (e)
 		return e->present && e->seq > gone ? e->rec : NULL;
-	return gone ? NULL : addr_in_tuple(st, tab->tuple, k);
+	return gone ? NULL : addr_in_tuple(PyModule_GetState(t->module), tab->tuple, k);
 }
 
 /* rec, or a copy whose zone is its link's name now (new references). */

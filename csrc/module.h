@@ -37,13 +37,51 @@ typedef struct {
 
 modstate *netifc_state_of_type(PyTypeObject *tp);
 
+/* The record types' layouts: the live tables read them where they are. */
+/* Only the bytes a link has: ob_size counts those of data. */
+typedef struct {
+	PyObject_VAR_HEAD
+	int32_t index;
+	uint32_t mtu;
+	uint32_t flags;
+	uint16_t type;
+	uint8_t operstate;
+	uint8_t hwaddr_len;
+	uint8_t brd_len;
+	char name[NETIFC_NAMESIZ];
+	uint8_t data[1];        /* hardware address, broadcast, then NUL-ended altnames */
+} IfaceObject;
+
+typedef struct {
+	PyObject_HEAD
+	struct netifc_addr a;
+} AddrObject;
+
+#define IFACE(o) ((IfaceObject *)(o))
+#define ADDR(o) (&((AddrObject *)(o))->a)
+
+/* The name of an Interface, NULL for any other object. */
+static inline const char *netifc_iface_name(modstate *st, PyObject *iface)
+{
+	return Py_TYPE(iface) == st->Interface ? IFACE(iface)->name : NULL;
+}
+
+/* The index of iface, an Interface. */
+static inline int32_t netifc_iface_index(PyObject *iface)
+{
+	return IFACE(iface)->index;
+}
+
+/* The C record of an Addr, NULL for any other object. */
+static inline const struct netifc_addr *netifc_addr_rec(modstate *st, PyObject *addr)
+{
+	return Py_TYPE(addr) == st->Addr ? ADDR(addr) : NULL;
+}
+
 /* records.c: the Interface and Addr types. */
 int netifc_add_types(PyObject *m, modstate *st);
 PyObject *netifc_new_iface(modstate *st, const struct netifc_link *l, const char *pool);
 PyObject *netifc_new_addr(modstate *st, const struct netifc_addr *a);
-const char *netifc_iface_name(modstate *st, PyObject *iface);
-int32_t netifc_iface_index(PyObject *iface);    /* iface: an Interface */
-const struct netifc_addr *netifc_addr_rec(modstate *st, PyObject *addr);
 PyObject *netifc_links_tuple(modstate *st, const struct netifc_links *t);
 PyObject *netifc_addrs_tuple(modstate *st, const struct netifc_addrs *t);
 PyObject *netifc_make_interface(PyObject *m, PyObject *args);

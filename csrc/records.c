@@ -17,27 +17,6 @@
 
 #define ALTNAME_MAX 128         /* ALTIFNAMSIZ, the NUL included */
 
-/* Only the bytes a link has: ob_size counts those of data. */
-typedef struct {
-	PyObject_VAR_HEAD
-	int32_t index;
-	uint32_t mtu;
-	uint32_t flags;
-	uint16_t type;
-	uint8_t operstate;
-	uint8_t hwaddr_len;
-	uint8_t brd_len;
-	char name[NETIFC_NAMESIZ];
-	uint8_t data[1];        /* hardware address, broadcast, then NUL-ended altnames */
-} IfaceObject;
-
-typedef struct {
-	PyObject_HEAD
-	struct netifc_addr a;
-} AddrObject;
-
-#define IFACE(o) ((IfaceObject *)(o))
-#define ADDR(o) (&((AddrObject *)(o))->a)
 
 /* ---- shared ------------------------------------------------------------ */
 
@@ -167,17 +146,6 @@ PyObject *netifc_new_iface(modstate *st, const struct netifc_link *l, const char
 	if (l->alt_len)
 		memcpy(o->data + l->hwaddr_len + l->brd_len, pool + l->alt_off, l->alt_len);
 	return (PyObject *)o;
-}
-
-/* The name of an Interface, NULL for any other object. */
-const char *netifc_iface_name(modstate *st, PyObject *iface)
-{
-	return Py_TYPE(iface) == st->Interface ? IFACE(iface)->name : NULL;
-}
-
-int32_t netifc_iface_index(PyObject *iface)
-{
-	return IFACE(iface)->index;
 }
 
 static const uint8_t *iface_brd_at(const IfaceObject *o)
@@ -562,12 +530,6 @@ static PyObject *addr_reduce(PyObject *self, PyObject *unused)
 			     opt_bytes(a->has_broadcast, a->broadcast, alen), a->scope,
 			     (unsigned long)a->flags, lifetime(a, a->preferred),
 			     lifetime(a, a->valid), PyUnicode_DecodeFSDefault(a->zone));
-}
-
-/* The C record of an Addr, NULL for any other object. */
-const struct netifc_addr *netifc_addr_rec(modstate *st, PyObject *addr)
-{
-	return Py_TYPE(addr) == st->Addr ? ADDR(addr) : NULL;
 }
 
 static const char *const addr_fields[] = {
