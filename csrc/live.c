@@ -120,22 +120,20 @@ done:
 
 /*
  * An event of kind made with its fields a, b, c (as many as its class has
- * slots): kinds[kind] is (class, (slot descriptor, ...)).  The fields are set
- * through the descriptors as the frozen class's own __init__ would, without
+ * slots): kinds[kind] is (class, (slot name, ...)).  The fields are set as
+ * the frozen class's own __init__ sets them (object.__setattr__), without
  * its Python frame.
  */
 static PyObject *event(PyObject *kinds, int kind, PyObject *a, PyObject *b, PyObject *c)
 {
 	PyObject *spec = PyTuple_GET_ITEM(kinds, kind);
-	PyTypeObject *cls = (PyTypeObject *)PyTuple_GET_ITEM(spec, 0);
-	PyObject *slots = PyTuple_GET_ITEM(spec, 1), *ev, *fields[3] = { a, b, c }, *d;
+	PyObject *names = PyTuple_GET_ITEM(spec, 1), *fields[3] = { a, b, c }, *ev;
 	Py_ssize_t i;
 
-	if (!(ev = cls->tp_alloc(cls, 0)))
+	if (!(ev = PyType_GenericAlloc((PyTypeObject *)PyTuple_GET_ITEM(spec, 0), 0)))
 		return NULL;
-	for (i = 0; i < PyTuple_GET_SIZE(slots); i++) {
-		d = PyTuple_GET_ITEM(slots, i);
-		if (Py_TYPE(d)->tp_descr_set(d, ev, fields[i]) < 0) {
+	for (i = 0; i < PyTuple_GET_SIZE(names); i++) {
+		if (PyObject_GenericSetAttr(ev, PyTuple_GET_ITEM(names, i), fields[i]) < 0) {
 			Py_DECREF(ev);
 			return NULL;
 		}
@@ -143,31 +141,41 @@ static PyObject *event(PyObject *kinds, int kind, PyObject *a, PyObject *b, PyOb
 	return ev;
 }
 
-/* kinds as _events() takes them: EV_KINDS pairs (class, (member descriptor, ...)). */
+/*
+ * kinds as _events() takes them: EV_KINDS pairs (class, (slot name, ...)),
+ * each class one whose instances object.__new__ makes (no __new__ of its
+ * own, no base of another layout), its slots named.
+ */
 static int kinds_ok(PyObject *kinds)
 {
 	static const Py_ssize_t nfields[EV_KINDS] = { 1, 2, 1, 1, 2, 1, 1, 1, 3 };
-	PyObject *spec, *slots;
+	PyObject *spec, *names, *cls, *new = NULL, *base_new = NULL;
 	Py_ssize_t i, k;
+	int ok = PyTuple_Check(kinds) && PyTuple_GET_SIZE(kinds) == EV_KINDS;
 
-	if (!PyTuple_Check(kinds) || PyTuple_GET_SIZE(kinds) != EV_KINDS)
-		goto bad;
-	for (i = 0; i < EV_KINDS; i++) {
+	if (ok && !(base_new = PyObject_GetAttrString((PyObject *)&PyBaseObject_Type, "__new__")))
+		return 0;
+	for (i = 0; ok && i < EV_KINDS; i++) {
 		spec = PyTuple_GET_ITEM(kinds, i);
-		if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 2 ||
-		    !PyType_Check(PyTuple_GET_ITEM(spec, 0)) ||
-		    !PyTuple_Check(slots = PyTuple_GET_ITEM(spec, 1)) ||
-		    PyTuple_GET_SIZE(slots) != nfields[i])
-			goto bad;
-		for (k = 0; k < nfields[i]; k++)
-			if (Py_TYPE(PyTuple_GET_ITEM(slots, k)) != &PyMemberDescr_Type)
-				goto bad;
+		ok = PyTuple_Check(spec) && PyTuple_GET_SIZE(spec) == 2 &&
+		     PyType_Check(cls = PyTuple_GET_ITEM(spec, 0)) &&
+		     ((PyTypeObject *)cls)->tp_basicsize ==
+			     PyBaseObject_Type.tp_basicsize + nfields[i] * (Py_ssize_t)sizeof(PyObject *) &&
+		     PyTuple_Check(names = PyTuple_GET_ITEM(spec, 1)) &&
+		     PyTuple_GET_SIZE(names) == nfields[i];
+		for (k = 0; ok && k < nfields[i]; k++)
+			ok = PyUnicode_Check(PyTuple_GET_ITEM(names, k));
+		if (ok && !(new = PyObject_GetAttrString(cls, "__new__"))) {
+			Py_DECREF(base_new);
+			return 0;
+		}
+		ok = ok && new == base_new;
+		Py_CLEAR(new);
 	}
-	return 1;
-bad:
-	PyErr_Format(PyExc_TypeError, "_events() takes %d pairs (class, slot descriptors)",
-		     EV_KINDS);
-	return 0;
+	Py_XDECREF(base_new);
+	if (!ok)
+		PyErr_Format(PyExc_TypeError, "_events() takes %d pairs (class, slot names)", EV_KINDS);
+	return ok;
 }
 
 static int emit(PyObject *out, PyObject *kinds, int kind, PyObject *a, PyObject *b)
@@ -501,6 +509,7 @@ static void tables_dealloc(PyObject *self)
 	lt_clear(&t->groups);
 	PyMem_Free(t->by_name);
 	Py_CLEAR(t->cache);
+	Py_CLEAR(t->kinds);
 	Py_CLEAR(t->module);
 	if (t->lock && t->forks == fork_count)
 		PyThread_free_lock(t->lock);
@@ -639,8 +648,11 @@ static PyObject *tables_events(PyObject *self, PyObject *classes)
 	TablesObject *t = TABLES(self);
 	PyObject *out;
 
-	if (!kinds_ok(classes))
-		return NULL;
+	if (classes != t->kinds) {
+		if (!kinds_ok(classes))
+			return NULL;
+		Py_XSETREF(t->kinds, Py_NewRef(classes));
+	}
 	if (!(out = PyList_New(0)))
 		return NULL;
 	if (enter(t) < 0) {
@@ -735,7 +747,7 @@ static PyMethodDef tables_methods[] = {
 	{"_events", tables_events, METH_O,
 	 "_events($self, kinds, /)\n--\n\n"
 	 "Apply every pending notification; the events, made as kinds says:\n"
-	 "(class, (slot descriptor, ...)) for each kind."},
+	 "(class, (slot name, ...)) for each kind."},
 	{"_current", tables_current, METH_NOARGS,
 	 "_current($self, /)\n--\n\nOne read: (interfaces, addrs, the kept object or None)."},
 	{"fileno", tables_fileno, METH_NOARGS,

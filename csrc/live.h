@@ -53,6 +53,7 @@ typedef struct {
 	table links, addrs, groups;
 	uint32_t *by_name;      /* positions in links.tuple by name, made on first use */
 	PyObject *cache;        /* the Python layer's, dropped at every change */
+	PyObject *kinds;        /* the last event kinds _events() was given, found right */
 	PyThread_type_lock lock;
 	unsigned long owner;    /* the thread holding lock */
 	unsigned forks;         /* fork_count when lock was made */

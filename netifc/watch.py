@@ -141,11 +141,10 @@ class Resync(Event):
 
 # ---- the tables ----------------------------------------------------------------------
 
-def _kind(cls: type) -> Tuple[type, Tuple[object, ...]]:
-    """An event class and its fields' slot descriptors, in order: what the C
-    tables make its events with."""
-    names = cast(Tuple[str, ...], getattr(cls, "__slots__"))
-    return cls, tuple(cast(object, getattr(cls, name)) for name in names)
+def _kind(cls: type) -> Tuple[type, Tuple[str, ...]]:
+    """An event class and its fields' slot names, in order: what the C tables
+    make its events with."""
+    return cls, cast(Tuple[str, ...], getattr(cls, "__slots__"))
 
 
 _EVENTS = tuple(_kind(cls) for cls in (LinkAdded, LinkChanged, LinkRemoved, AddrAdded,
