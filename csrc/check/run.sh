@@ -9,7 +9,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 gcc -std=gnu11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
     -fno-omit-frame-pointer -Wall -Wextra -Werror -I"$csrc" -o "$out/core_check" \
-    "$here/core_check.c" "$csrc"/linux.c "$csrc"/nlio.c "$csrc"/nlsock.c "$csrc"/nlparse.c "$csrc"/nlwatch.c \
+    "$here/core_check.c" "$here/compare.c" "$csrc"/linux.c "$csrc"/nlio.c "$csrc"/nlsock.c "$csrc"/nlparse.c "$csrc"/nlwatch.c \
     "$csrc"/proc.c "$csrc"/procnet.c "$csrc"/gifa.c "$csrc"/addr.c "$csrc"/vec.c \
     "$csrc"/backend.c -lpthread
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
