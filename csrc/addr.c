@@ -15,15 +15,16 @@ size_t netifc_family_len(int family)
 }
 
 /* IPv6 addresses that only mean something on one link carry its name. */
-int netifc_addr_needs_zone(const struct netifc_addr *a)
+int netifc_ip6_needs_zone(const uint8_t p[16])
 {
-	const uint8_t *p = a->local;
-
-	if (a->family != AF_INET6)
-		return 0;
 	if (p[0] == 0xfe && (p[1] & 0xc0) == 0x80)
 		return 1;                       /* fe80::/10 */
 	return p[0] == 0xff && ((p[1] & 0x0f) == 1 || (p[1] & 0x0f) == 2);
+}
+
+int netifc_addr_needs_zone(const struct netifc_addr *a)
+{
+	return a->family == AF_INET6 && netifc_ip6_needs_zone(a->local);
 }
 
 void netifc_addr_finish(struct netifc_addr *a, const char *zone_name)

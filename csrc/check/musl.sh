@@ -5,6 +5,7 @@
 #     the two backends compared: musl's getifaddrs() reads netlink itself)
 #     in this network namespace, then in a namespace of its own holding
 #     veth links, a tun link with peers and addresses of every kind;
+#   - bsd_check (bsdaddr.c on recorded BSD structures);
 #   - each fuzz target over its committed corpus (csrc/fuzz/replay.c).
 # ASan and LSan have no musl runtime: the memory checks are csrc/check/run.sh's
 # (glibc).  Needs root for the namespace; without it that run is skipped.
@@ -54,6 +55,10 @@ if [ "$(id -u)" -eq 0 ] && unshare -n true 2>/dev/null; then
 else
     echo "-- core_check in a namespace of its own: skipped (needs root)"
 fi
+
+echo "-- bsd_check"
+$cc -o "$out/bsd_check" "$here/bsd_check.c" "$csrc/bsdaddr.c" "$csrc/addr.c"
+"$out/bsd_check"
 
 for target in netlink procnet; do
     echo "-- fuzz_$target over its corpus"
