@@ -55,7 +55,7 @@
 #else
 #error "netifc: no getifaddrs() record layout known for this system"
 #endif
-#if defined(__APPLE__) || defined(__FreeBSD__) || defined(__DragonFly__)
+#if defined(__APPLE__) || defined(__FreeBSD__)
 #define HAVE_GETIFMADDRS 1
 #endif
 
@@ -423,12 +423,15 @@ static int groups(struct netifc_call *c, int32_t index, struct netifc_addrs *out
 	return r;
 #else
 	(void)index; (void)out;
-	c->step = "multicast groups";     /* OpenBSD and NetBSD have no getifmaddrs() */
+	c->step = "multicast groups";     /* no getifmaddrs(): OpenBSD, NetBSD, DragonFly */
 	return -EOPNOTSUPP;
 #endif
 }
 
-/* Groups come from /proc or getifmaddrs(), links from getifaddrs(): keep the groups of a link of the table. */
+/*
+ * Groups come from /proc or getifmaddrs(), links from getifaddrs(): keep the
+ * groups of a link of the table.
+ */
 static void keep_known(const struct netifc_links *links, struct netifc_addrs *t)
 {
 	size_t i, kept = 0, hint = 0;
