@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Build csrc/check/core_check.c and the C core with ASan, UBSan and LSan and
 # run it: a memory error, undefined behaviour or a leak of the core's own
-# allocations fails it.  Then the same for bsd_check.c (bsdaddr.c on
-# recorded BSD structures).
+# allocations fails it; here, then in a namespace of links of every kind
+# (in_lab.sh).  Then the same for bsd_check.c (bsdaddr.c on recorded BSD
+# structures).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 csrc=$(dirname "$here")
@@ -16,5 +17,6 @@ $cc -o "$out/core_check" \
     "$csrc"/proc.c "$csrc"/procnet.c "$csrc"/gifa.c "$csrc"/addr.c "$csrc"/vec.c \
     "$csrc"/backend.c -lpthread
 "$out/core_check"
+"$here/in_lab.sh" "$out/core_check"
 $cc -o "$out/bsd_check" "$here/bsd_check.c" "$csrc/bsdaddr.c" "$csrc/addr.c"
 "$out/bsd_check"
