@@ -5,6 +5,19 @@
 
 #include "netifc.h"
 
+/* Link types are Linux's ARPHRD_* numbers on every system (macOS has none of these). */
+#ifndef ARPHRD_TUNNEL
+#define ARPHRD_TUNNEL 768
+#endif
+#ifndef ARPHRD_TUNNEL6
+#define ARPHRD_TUNNEL6 769
+#endif
+#ifndef ARPHRD_SIT
+#define ARPHRD_SIT 776
+#endif
+#ifndef ARPHRD_IPGRE
+#define ARPHRD_IPGRE 778
+#endif
 #ifndef ARPHRD_IP6GRE
 #define ARPHRD_IP6GRE 823
 #endif

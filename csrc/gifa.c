@@ -22,7 +22,8 @@
 #include <linux/if_packet.h>
 #include <linux/rtnetlink.h>
 #define LINK_FAMILY AF_PACKET
-#define LINK_NEEDS_SOCKET 1     /* the MTU, and the type of a link with no address */
+/* A socket for the MTU, and the type of a link with no address. */
+#define LINK_SOCKET() socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)
 #else
 #include <stddef.h>
 #include <net/if_dl.h>
@@ -30,7 +31,7 @@
 #include <net/if_var.h>         /* struct if_data */
 #endif
 #define LINK_FAMILY AF_LINK
-#define LINK_NEEDS_SOCKET 0     /* ifa_data has the MTU */
+#define LINK_SOCKET() (-1)      /* ifa_data has the MTU (and macOS has no SOCK_CLOEXEC) */
 #define RT_SCOPE_UNIVERSE 0
 #define RT_SCOPE_LINK 253
 #define RT_SCOPE_HOST 254
@@ -216,8 +217,8 @@ static int links_of(const struct ifaddrs *all, int whole, int32_t index, const c
 	for (ifa = all; ifa && r == 0; ifa = ifa->ifa_next) {
 		if (!is_link(ifa) || !wanted(ifa, index, name))
 			continue;
-		if (whole && sock < 0 && LINK_NEEDS_SOCKET)
-			sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (whole && sock < 0)
+			sock = LINK_SOCKET();
 		if (!(l = netifc_links_push(out)))
 			r = -ENOMEM;
 		else if (whole)
