@@ -5,6 +5,19 @@
 
 #include "netifc.h"
 
+/* Link types are Linux's ARPHRD_* numbers on every system (macOS has none of these). */
+#ifndef ARPHRD_TUNNEL
+#define ARPHRD_TUNNEL 768
+#endif
+#ifndef ARPHRD_TUNNEL6
+#define ARPHRD_TUNNEL6 769
+#endif
+#ifndef ARPHRD_SIT
+#define ARPHRD_SIT 776
+#endif
+#ifndef ARPHRD_IPGRE
+#define ARPHRD_IPGRE 778
+#endif
 #ifndef ARPHRD_IP6GRE
 #define ARPHRD_IP6GRE 823
 #endif
@@ -15,15 +28,16 @@ size_t netifc_family_len(int family)
 }
 
 /* IPv6 addresses that only mean something on one link carry its name. */
-int netifc_addr_needs_zone(const struct netifc_addr *a)
+int netifc_ip6_needs_zone(const uint8_t p[16])
 {
-	const uint8_t *p = a->local;
-
-	if (a->family != AF_INET6)
-		return 0;
 	if (p[0] == 0xfe && (p[1] & 0xc0) == 0x80)
 		return 1;                       /* fe80::/10 */
 	return p[0] == 0xff && ((p[1] & 0x0f) == 1 || (p[1] & 0x0f) == 2);
+}
+
+int netifc_addr_needs_zone(const struct netifc_addr *a)
+{
+	return a->family == AF_INET6 && netifc_ip6_needs_zone(a->local);
 }
 
 void netifc_addr_finish(struct netifc_addr *a, const char *zone_name)

@@ -3,6 +3,11 @@
  * rtnetlink (built and testable on Linux too).  It can tell less than
  * netlink: no IFA_F_* flags and no lifetimes; scope is derived from the
  * address, operstate from the flags; one link is found by walking them all.
+ *
+ * On macOS and the BSDs a link's record carries a sockaddr_dl (index, type,
+ * hardware address) and its struct if_data (the MTU); groups come from
+ * getifmaddrs() where there is one; link-local addresses come with the
+ * KAME zone in them, which is cleared.  bsdaddr.c reads all of it.
  */
 #include <errno.h>
 #include <ifaddrs.h>
@@ -17,9 +22,16 @@
 #include <linux/if_packet.h>
 #include <linux/rtnetlink.h>
 #define LINK_FAMILY AF_PACKET
+/* A socket for the MTU, and the type of a link with no address. */
+#define LINK_SOCKET() socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)
 #else
+#include <stddef.h>
 #include <net/if_dl.h>
+#ifdef __APPLE__
+#include <net/if_var.h>         /* struct if_data */
+#endif
 #define LINK_FAMILY AF_LINK
+#define LINK_SOCKET() (-1)      /* ifa_data has the MTU (and macOS has no SOCK_CLOEXEC) */
 #define RT_SCOPE_UNIVERSE 0
 #define RT_SCOPE_LINK 253
 #define RT_SCOPE_HOST 254
@@ -28,6 +40,40 @@
 #include "netifc.h"
 #ifdef __linux__
 #include "procnet.h"
+#else
+#include "bsdaddr.h"
+
+#if defined(__APPLE__)
+#define BSD_OS NETIFC_MACOS
+#elif defined(__FreeBSD__)
+#define BSD_OS NETIFC_FREEBSD
+#elif defined(__OpenBSD__)
+#define BSD_OS NETIFC_OPENBSD
+#elif defined(__NetBSD__)
+#define BSD_OS NETIFC_NETBSD
+#elif defined(__DragonFly__)
+#define BSD_OS NETIFC_DRAGONFLY
+#else
+#error "netifc: no getifaddrs() record layout known for this system"
+#endif
+#if defined(__APPLE__) || defined(__FreeBSD__)
+#define HAVE_GETIFMADDRS 1
+#endif
+
+/* bsdaddr.c reads records with the layouts it writes out: they are this system's. */
+_Static_assert(AF_LINK == NETIFC_AF_LINK, "AF_LINK");
+_Static_assert(offsetof(struct sockaddr_dl, sdl_index) == SDL_INDEX &&
+	       offsetof(struct sockaddr_dl, sdl_type) == SDL_TYPE &&
+	       offsetof(struct sockaddr_dl, sdl_nlen) == SDL_NLEN &&
+	       offsetof(struct sockaddr_dl, sdl_alen) == SDL_ALEN &&
+	       offsetof(struct sockaddr_dl, sdl_slen) == SDL_SLEN &&
+	       offsetof(struct sockaddr_dl, sdl_data) == SDL_DATA, "struct sockaddr_dl");
+_Static_assert(offsetof(struct sockaddr_in, sin_addr) == SIN_ADDR &&
+	       offsetof(struct sockaddr_in6, sin6_addr) == SIN6_ADDR &&
+	       offsetof(struct sockaddr_in6, sin6_scope_id) == SIN6_SCOPE_ID, "sockaddr_in{,6}");
+_Static_assert(offsetof(struct if_data, ifi_mtu) == NETIFC_IFDATA_MTU_OFF(BSD_OS) &&
+	       sizeof(((struct if_data *)0)->ifi_mtu) == NETIFC_IFDATA_MTU_SIZE(BSD_OS),
+	       "struct if_data");
 #endif
 
 /* The link part of an IPv4 label "eth0:1" is its name (':' is not allowed in one). */
@@ -90,18 +136,14 @@ static void link_id(const struct ifaddrs *ifa, int sock, struct netifc_link *l)
 			netifc_brd_set(l, sll->sll_addr, sll->sll_halen > 24 ? 24 : sll->sll_halen);
 	}
 #else
-	{
-		const struct sockaddr_dl *sdl = (const struct sockaddr_dl *)ifa->ifa_addr;
-
-		l->index = sdl->sdl_index;
-		l->type = sdl->sdl_type;
-		netifc_hwaddr_set(l, LLADDR(sdl), sdl->sdl_alen);
-	}
+	(void)sock;
+	netifc_bsd_link(ifa->ifa_addr, ifa->ifa_addr->sa_len, l);      /* is_link() read it */
 #endif
 }
 
 static void link_from(const struct ifaddrs *ifa, int sock, struct netifc_link *l)
 {
+#ifdef __linux__
 	struct ifreq ifr;
 
 	link_id(ifa, sock, l);
@@ -109,16 +151,36 @@ static void link_from(const struct ifaddrs *ifa, int sock, struct netifc_link *l
 	memcpy(ifr.ifr_name, l->name, sizeof l->name < sizeof ifr.ifr_name ? sizeof l->name : sizeof ifr.ifr_name);
 	if (sock >= 0 && ioctl(sock, SIOCGIFMTU, &ifr) == 0)
 		l->mtu = (uint32_t)ifr.ifr_mtu;
+#else
+	link_id(ifa, sock, l);
+	if (ifa->ifa_data)
+		l->mtu = netifc_bsd_mtu(ifa->ifa_data, BSD_OS);
+#endif
 	l->operstate = operstate_of(l->flags);
 }
+
+#ifndef __linux__
+/* The index of a link's record, -1 if its sockaddr_dl is broken. */
+static int32_t dl_index(const struct ifaddrs *ifa)
+{
+	struct netifc_link l;
+
+	memset(&l, 0, sizeof l);
+	if (netifc_bsd_link(ifa->ifa_addr, ifa->ifa_addr->sa_len, &l) < 0)
+		return -1;
+	return l.index;
+}
+#endif
 
 static int is_link(const struct ifaddrs *ifa)
 {
 #ifdef __linux__
 	if (!ifa->ifa_addr)
 		return ifa->ifa_data != NULL;   /* glibc's link record, its stats in ifa_data */
+	return ifa->ifa_addr->sa_family == LINK_FAMILY;
+#else
+	return ifa->ifa_addr && ifa->ifa_addr->sa_family == LINK_FAMILY && dl_index(ifa) > 0;
 #endif
-	return ifa->ifa_addr && ifa->ifa_addr->sa_family == LINK_FAMILY;
 }
 
 /* Whether a link record is the one asked for (index 0 and name NULL: any). */
@@ -137,7 +199,7 @@ static int wanted(const struct ifaddrs *ifa, int32_t index, const char *name)
 		return (int32_t)if_nametoindex(ifa->ifa_name) == index;
 	return ((const struct sockaddr_ll *)ifa->ifa_addr)->sll_ifindex == index;
 #else
-	return ((const struct sockaddr_dl *)ifa->ifa_addr)->sdl_index == index;
+	return dl_index(ifa) == index;
 #endif
 }
 
@@ -156,7 +218,7 @@ static int links_of(const struct ifaddrs *all, int whole, int32_t index, const c
 		if (!is_link(ifa) || !wanted(ifa, index, name))
 			continue;
 		if (whole && sock < 0)
-			sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+			sock = LINK_SOCKET();
 		if (!(l = netifc_links_push(out)))
 			r = -ENOMEM;
 		else if (whole)
@@ -202,6 +264,7 @@ static int gifa_link(struct netifc_call *c, int32_t index, const char *name,
 	return r;
 }
 
+#ifdef __linux__
 static int prefix_of(const struct sockaddr *mask, size_t alen)
 {
 	const uint8_t *p;
@@ -226,6 +289,28 @@ static const uint8_t *ip_of(const struct sockaddr *sa)
 					 : (const uint8_t *)&((const struct sockaddr_in *)sa)->sin_addr;
 }
 
+/* The address of sa (of the record's family) into out. */
+static void ip_copy(const struct sockaddr *sa, size_t alen, uint8_t *out)
+{
+	memcpy(out, ip_of(sa), alen);
+}
+#else
+/* The kernel shortens a netmask to its last non-zero byte (sa_len), its family often 0. */
+static int prefix_of(const struct sockaddr *mask, size_t alen)
+{
+	if (!mask)
+		return (int)alen * 8;
+	return netifc_bsd_prefixlen(mask, mask->sa_len, alen == 16 ? AF_INET6 : AF_INET);
+}
+
+/* The address, its KAME zone cleared (the zone is the link's name: netifc_addr_finish). */
+static void ip_copy(const struct sockaddr *sa, size_t alen, uint8_t *out)
+{
+	if (netifc_bsd_ip(sa, sa->sa_len, alen == 16 ? AF_INET6 : AF_INET, out, NULL) < 0)
+		memset(out, 0, alen);
+}
+#endif
+
 static uint8_t scope_of(const struct netifc_addr *a)
 {
 	static const uint8_t v6_loopback[16] = { [15] = 1 };
@@ -244,20 +329,22 @@ static void addr_from(const struct ifaddrs *ifa, int32_t index, const char *name
 {
 	const struct sockaddr *other = ifa->ifa_broadaddr;     /* or ifa_dstaddr: a union */
 	size_t alen = netifc_family_len(ifa->ifa_addr->sa_family);
+	uint8_t ip[16];
 
 	a->family = (uint8_t)ifa->ifa_addr->sa_family;
 	a->index = index;
 	a->prefixlen = (uint8_t)prefix_of(ifa->ifa_netmask, alen);
 	/* Lifetimes are unknown here: has_lifetimes stays 0. */
-	memcpy(a->local, ip_of(ifa->ifa_addr), alen);
+	ip_copy(ifa->ifa_addr, alen, a->local);
 	if (other && other->sa_family == ifa->ifa_addr->sa_family) {
+		ip_copy(other, alen, ip);
 		if (ifa->ifa_flags & IFF_POINTOPOINT) {
-			memcpy(a->peer, ip_of(other), alen);
+			memcpy(a->peer, ip, alen);
 			a->has_peer = 1;
 		} else if (ifa->ifa_flags & IFF_BROADCAST && a->family == AF_INET &&
-			   memcmp(ip_of(other), a->local, alen)) {
-			/* glibc puts IFA_ADDRESS here when there is no IFA_BROADCAST. */
-			memcpy(a->broadcast, ip_of(other), alen);
+			   memcmp(ip, a->local, alen)) {
+			/* glibc and musl put IFA_ADDRESS here when there is no IFA_BROADCAST. */
+			memcpy(a->broadcast, ip, alen);
 			a->has_broadcast = 1;
 		}
 	}
@@ -311,14 +398,41 @@ static int groups(struct netifc_call *c, int32_t index, struct netifc_addrs *out
 		return r;
 	c->step = "/proc/net/igmp6";
 	return netifc_proc_groups(AF_INET6, index, out);
+#elif defined(HAVE_GETIFMADDRS)
+	struct ifmaddrs *all = NULL, *m;
+	char name[IF_NAMESIZE];
+	struct netifc_addr *a;
+	int family, r = 0;
+
+	c->step = "getifmaddrs";
+	if (getifmaddrs(&all) < 0)
+		return -errno;
+	for (m = all; m && r == 0; m = m->ifma_next) {
+		if (!m->ifma_name || !m->ifma_addr)
+			continue;
+		family = m->ifma_addr->sa_family;
+		if (!(a = netifc_addrs_push(out)))
+			r = -ENOMEM;
+		else if (netifc_bsd_group(m->ifma_name, m->ifma_name->sa_len, m->ifma_addr,
+					  m->ifma_addr->sa_len, family, a) <= 0 ||
+			 (index && a->index != index))
+			out->n--;       /* a link-layer group, or another link's */
+		else
+			netifc_addr_finish(a, if_indextoname((unsigned)a->index, name));
+	}
+	freeifmaddrs(all);
+	return r;
 #else
 	(void)index; (void)out;
-	c->step = "multicast groups";
+	c->step = "multicast groups";     /* no getifmaddrs(): OpenBSD, NetBSD, DragonFly */
 	return -EOPNOTSUPP;
 #endif
 }
 
-/* Groups come from /proc, links from getifaddrs(): keep the groups of a link of the table. */
+/*
+ * Groups come from /proc or getifmaddrs(), links from getifaddrs(): keep the
+ * groups of a link of the table.
+ */
 static void keep_known(const struct netifc_links *links, struct netifc_addrs *t)
 {
 	size_t i, kept = 0, hint = 0;

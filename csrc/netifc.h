@@ -117,6 +117,7 @@ void netifc_addrs_free(struct netifc_addrs *t);
 
 /* Shared address rules (addr.c). */
 size_t netifc_family_len(int family);
+int netifc_ip6_needs_zone(const uint8_t addr[16]);
 int netifc_addr_needs_zone(const struct netifc_addr *a);
 void netifc_addr_finish(struct netifc_addr *a, const char *zone_name);
 const struct netifc_link *netifc_links_find(const struct netifc_links *t,

@@ -103,6 +103,7 @@ static ssize_t nl_recv(struct nl_sock *s, uint32_t *sender)
 			      .msg_iov = &iov, .msg_iovlen = 1 };
 	ssize_t n;
 
+	*sender = UINT32_MAX;   /* none known until a datagram is read */
 	do
 		n = recvmsg(s->fd, &msg, MSG_TRUNC);
 	while (n < 0 && errno == EINTR);

@@ -142,6 +142,7 @@ static ssize_t recv_one(struct nl_watch *w, void *buf, size_t size, uint32_t *se
 			      .msg_iov = &iov, .msg_iovlen = 1 };
 	ssize_t n;
 
+	*sender = UINT32_MAX;   /* none known until a datagram is read */
 	do
 		n = recvmsg(w->fd, &msg, MSG_DONTWAIT | MSG_TRUNC);
 	while (n < 0 && errno == EINTR);

@@ -4,9 +4,10 @@
  * promises, on real sockets: another socket cannot queue a datagram on a
  * request socket; a foreign datagram, even one larger than the buffer,
  * costs nothing; a reply cut by a short buffer is reported at once, never
- * waited on.  Built with ASan+UBSan+LSan by csrc/check/run.sh: any memory
- * error or leak of the C core's own allocations fails it.  Exit status 0
- * when all is well.
+ * waited on; and the two backends agree (compare.c).  Built with
+ * ASan+UBSan+LSan by csrc/check/run.sh, with musl and UBSan by
+ * csrc/check/musl.sh: any memory error, undefined behaviour or leak of the
+ * C core's own allocations fails it.  Exit status 0 when all is well.
  */
 #define _GNU_SOURCE             /* unshare */
 #include <errno.h>
@@ -23,6 +24,7 @@
 
 #include "../nlio.h"
 #include "../nlwatch.h"
+#include "compare.h"
 
 static int failures;
 
@@ -347,6 +349,7 @@ int main(void)
 	check_sockets();
 	check_event_parsing();
 	check_watch();
+	failures += compare_backends();
 	for (m = 0; m < 4; m++) {
 		pthread_t th[4];
 

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The C core built with musl (musl-gcc, Debian musl-tools) and UBSan in trap
+# mode, -Wall -Wextra -Werror, linked statically, then run:
+#   - core_check (both backends, every option, threads, the socket layer;
+#     the two backends compared: musl's getifaddrs() reads netlink itself)
+#     in this network namespace, then in one of its own (in_lab.sh: veth
+#     and tun links, peers, labels, addresses of every kind);
+#   - bsd_check (bsdaddr.c on recorded BSD structures);
+#   - each fuzz target over its committed corpus (csrc/fuzz/replay.c).
+# ASan and LSan have no musl runtime: the memory checks are csrc/check/run.sh's
+# (glibc).  Needs root for the namespace; without it that run is skipped.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+csrc=$(dirname "$here")
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+# musl's headers with the kernel's UAPI headers (Debian linux-libc-dev) after them.
+mkdir "$out/kernel"
+ln -s /usr/include/linux /usr/include/asm-generic "$out/kernel/"
+ln -s "/usr/include/$(gcc -print-multiarch)/asm" "$out/kernel/asm"
+cc="musl-gcc -std=gnu11 -g -O1 -static -Wall -Wextra -Werror -idirafter $out/kernel -I$csrc
+    -fsanitize=undefined -fsanitize-undefined-trap-on-error"
+core="$csrc/linux.c $csrc/nlio.c $csrc/nlsock.c $csrc/nlparse.c $csrc/nlwatch.c $csrc/proc.c
+      $csrc/procnet.c $csrc/gifa.c $csrc/addr.c $csrc/vec.c $csrc/backend.c"
+
+echo "-- core_check"
+$cc -o "$out/core_check" "$here/core_check.c" "$here/compare.c" $core -lpthread
+"$out/core_check"
+
+echo "-- core_check in a namespace of its own"
+"$here/in_lab.sh" "$out/core_check"
+
+echo "-- bsd_check"
+$cc -o "$out/bsd_check" "$here/bsd_check.c" "$csrc/bsdaddr.c" "$csrc/addr.c"
+"$out/bsd_check"
+
+for target in netlink procnet; do
+    echo "-- fuzz_$target over its corpus"
+    $cc -o "$out/replay_$target" "$csrc/fuzz/replay.c" "$csrc/fuzz/fuzz_$target.c" \
+        "$csrc/nlparse.c" "$csrc/procnet.c" "$csrc/addr.c" "$csrc/vec.c"
+    "$out/replay_$target" "$csrc/fuzz/corpus/$target"
+done
