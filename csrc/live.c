@@ -143,13 +143,15 @@ static PyObject *event(PyObject *kinds, int kind, PyObject *a, PyObject *b, PyOb
 
 /*
  * kinds as _events() takes them: EV_KINDS pairs (class, (slot name, ...)),
- * each class one whose instances object.__new__ makes (no __new__ of its
- * own, no base of another layout), its slots named.
+ * each class one whose instances object.__new__ makes: classes of Python
+ * only up to object (no builtin base: a zeroed one of those could crash),
+ * with no __new__ of their own, just the slots named.
  */
 static int kinds_ok(PyObject *kinds)
 {
 	static const Py_ssize_t nfields[EV_KINDS] = { 1, 2, 1, 1, 2, 1, 1, 1, 3 };
 	PyObject *spec, *names, *cls, *new = NULL, *base_new = NULL;
+	PyTypeObject *base;
 	Py_ssize_t i, k;
 	int ok = PyTuple_Check(kinds) && PyTuple_GET_SIZE(kinds) == EV_KINDS;
 
@@ -165,6 +167,10 @@ static int kinds_ok(PyObject *kinds)
 		     PyTuple_GET_SIZE(names) == nfields[i];
 		for (k = 0; ok && k < nfields[i]; k++)
 			ok = PyUnicode_Check(PyTuple_GET_ITEM(names, k));
+		for (base = ok ? (PyTypeObject *)cls : NULL; base && base != &PyBaseObject_Type;
+		     base = base->tp_base)
+			ok = ok && (base->tp_flags & Py_TPFLAGS_HEAPTYPE) && !base->tp_itemsize;
+		ok = ok && (!base || base == &PyBaseObject_Type);
 		if (ok && !(new = PyObject_GetAttrString(cls, "__new__"))) {
 			Py_DECREF(base_new);
 			return 0;
@@ -210,17 +216,16 @@ static int apply_link(TablesObject *t, PyObject *rec, int removed, PyObject *out
 
 	if (old && !removed && (same = PyObject_RichCompareBool(old, rec, Py_EQ)) != 0)
 		return same < 0 ? -1 : 0;
-	if (!old && removed)
-		return 0;
-	lt_key_index(&k, index);
+	lt_key_index(&k, index);       /* a link never told of is removed too: its records go */
 	if (!(e = lt_entry(&t->links.d, &k)))
 		return -1;
 	Py_XINCREF(old);
 	entry_set(e, Py_NewRef(removed ? (old ? old : rec) : rec), !removed);
 	if (removed)
 		e->gone = ++t->seq;
-	if (out && emit(out, classes, removed ? EV_LINK_REMOVED : old ? EV_LINK_CHANGED : EV_LINK_ADDED,
-			old ? old : rec, old && !removed ? rec : NULL) < 0) {
+	if (out && (old || !removed) &&
+	    emit(out, classes, removed ? EV_LINK_REMOVED : old ? EV_LINK_CHANGED : EV_LINK_ADDED,
+		 old ? old : rec, old && !removed ? rec : NULL) < 0) {
 		Py_XDECREF(old);
 		return -1;
 	}
@@ -352,26 +357,32 @@ static int apply(TablesObject *t, struct nl_events *ev, PyObject *out, PyObject 
 
 static int enter(TablesObject *t)
 {
-	if (t->forks != fork_count) {   /* the parent's lock: perhaps held by a thread gone here */
+	unsigned long me = PyThread_get_thread_ident();
+
+	if (t->owner == me) {   /* this thread is in a call already (or forked from one) */
+		PyErr_SetString(PyExc_RuntimeError, "netifc: tables used again while in use"
+				" (from a finalizer or signal handler of the same thread)");
+		return -1;
+	}
+	if (t->forks != fork_count) {   /* the parent's lock, perhaps held by a thread gone here */
 		PyThread_type_lock fresh = PyThread_allocate_lock();
 
 		if (!fresh) {
 			PyErr_NoMemory();
 			return -1;
 		}
+		if (t->owner)
+			t->stale = 1;   /* a thread gone here was changing the tables */
 		t->lock = fresh;        /* the old one is left: it may be held */
+		t->owner = 0;
 		t->forks = fork_count;
 	}
 	if (!PyThread_acquire_lock(t->lock, NOWAIT_LOCK)) {
-		if (t->owner == PyThread_get_thread_ident()) {
-			PyErr_SetString(PyExc_RuntimeError, "netifc: tables used again while in use");
-			return -1;
-		}
 		Py_BEGIN_ALLOW_THREADS
 		PyThread_acquire_lock(t->lock, WAIT_LOCK);
 		Py_END_ALLOW_THREADS
 	}
-	t->owner = PyThread_get_thread_ident();
+	t->owner = me;
 	return 0;
 }
 
@@ -426,6 +437,7 @@ static int take(TablesObject *t, PyObject *out, PyObject *classes)
 	}
 	r = nl_watch_read(&t->w, &ev);
 	if (r < 0) {
+		t->stale = 1;           /* what it took before failing is lost */
 		nl_events_free(&ev);
 		netifc_core_error(PyModule_GetState(t->module), &call, r, NULL);
 		return -1;
@@ -446,14 +458,18 @@ static int take(TablesObject *t, PyObject *out, PyObject *classes)
 		r = apply(t, &ev, out, classes);
 	}
 	nl_events_free(&ev);
+	if (r < 0)
+		t->stale = 1;   /* read but not all applied (or no Resync made): read again */
 	return r;
 }
 
 /* A read: (for a live table) take what is pending, then (whole) lt_merge. */
-static int ready(TablesObject *t, int whole)
+static int ready(TablesObject *t, int whole, int groups)
 {
 	if (enter(t) < 0)
 		return -1;
+	if (groups && !t->groups.tuple)
+		t->keep_groups = t->stale = 1;  /* kept from now on: read below */
 	if ((t->live && take(t, NULL, NULL) < 0) || (whole && lt_merge(t) < 0)) {
 		leave(t);
 		return -1;
@@ -497,11 +513,38 @@ static PyObject *tables_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
 	return (PyObject *)t;
 }
 
+static int tables_traverse(PyObject *self, visitproc visit, void *arg)
+{
+	TablesObject *t = TABLES(self);
+	table *tabs[] = { &t->links, &t->addrs, &t->groups };
+	uint32_t i, k;
+
+	Py_VISIT(Py_TYPE(self));
+	Py_VISIT(t->module);
+	Py_VISIT(t->cache);
+	Py_VISIT(t->kinds);
+	for (i = 0; i < 3; i++) {
+		Py_VISIT(tabs[i]->tuple);
+		for (k = 0; k < tabs[i]->d.n; k++)
+			Py_VISIT(tabs[i]->d.v[k].rec);
+	}
+	return 0;
+}
+
+/* What can lead back here: the Python layer's object and the event classes. */
+static int tables_clear(PyObject *self)
+{
+	Py_CLEAR(TABLES(self)->cache);
+	Py_CLEAR(TABLES(self)->kinds);
+	return 0;
+}
+
 static void tables_dealloc(PyObject *self)
 {
 	TablesObject *t = TABLES(self);
 	PyTypeObject *tp = Py_TYPE(self);
 
+	PyObject_GC_UnTrack(self);
 	if (t->open)
 		nl_watch_free(&t->w);
 	lt_clear(&t->links);
@@ -552,7 +595,7 @@ static PyObject *tables_by_index(PyObject *self, PyObject *arg)
 	int32_t index = 0;
 	int ok = index_arg(arg, &index);
 
-	if (ok < 0 || ready(t, 0) < 0)
+	if (ok < 0 || ready(t, 0, 0) < 0)
 		return NULL;
 	if (ok)
 		found = lt_link(t, index, NULL);
@@ -573,7 +616,7 @@ static PyObject *tables_by_name(PyObject *self, PyObject *arg)
 		PyErr_Clear();          /* no link has a name that cannot be encoded */
 		return no_such(t->module, arg);
 	}
-	if (ready(t, 1) < 0)
+	if (ready(t, 1, 0) < 0)
 		goto done;
 	if (strlen(PyBytes_AS_STRING(bytes)) == (size_t)PyBytes_GET_SIZE(bytes))
 		found = lt_link_named(t, PyBytes_AS_STRING(bytes));
@@ -590,7 +633,7 @@ static PyObject *of_link(PyObject *self, PyObject *arg, int groups)
 {
 	TablesObject *t = TABLES(self);
 	modstate *st = PyModule_GetState(t->module);
-	PyObject *res = NULL;
+	PyObject *res = NULL, *tuple;
 	int32_t index = 0;
 	int ok = 1;
 
@@ -598,16 +641,15 @@ static PyObject *of_link(PyObject *self, PyObject *arg, int groups)
 		index = netifc_iface_index(arg);
 	else if ((ok = index_arg(arg, &index)) < 0)
 		return NULL;
-	if (groups && !t->groups.tuple)
-		t->keep_groups = t->stale = 1;  /* from now on (read below) */
-	if (ready(t, 1) < 0)
+	if (ready(t, 1, groups) < 0)
 		return NULL;
+	tuple = groups ? t->groups.tuple : t->addrs.tuple;
 	if (ok && lt_link_in_tuple(t->links.tuple, index))
-		res = lt_records_of(t, groups ? t->groups.tuple : t->addrs.tuple, index);
+		res = tuple ? lt_records_of(t, tuple, index) : PyTuple_New(0);
 	else
-		no_such(t->module, arg);
+		ok = 0;
 	leave(t);
-	return res;
+	return ok ? res : no_such(t->module, arg);     /* its repr: outside the lock */
 }
 
 static PyObject *tables_addrs_of(PyObject *self, PyObject *arg)
@@ -627,9 +669,7 @@ static PyObject *whole(PyObject *self, int which)
 	TablesObject *t = TABLES(self);
 	PyObject *res;
 
-	if (which == 2 && !t->groups.tuple)
-		t->keep_groups = t->stale = 1;
-	if (ready(t, 1) < 0)
+	if (ready(t, 1, which == 2) < 0)
 		return NULL;
 	res = which == 0 ? t->links.tuple : which == 1 ? t->addrs.tuple : t->groups.tuple;
 	Py_XINCREF(res);
@@ -659,8 +699,10 @@ static PyObject *tables_events(PyObject *self, PyObject *classes)
 		Py_DECREF(out);
 		return NULL;
 	}
-	if (take(t, out, classes) < 0 || lt_merge(t) < 0)
+	if (take(t, out, classes) < 0 || lt_merge(t) < 0) {
+		t->stale = 1;   /* the events taken are not handed out: a Resync will be */
 		Py_CLEAR(out);
+	}
 	leave(t);
 	return out;
 }
@@ -678,11 +720,11 @@ static PyObject *tables_close(PyObject *self, PyObject *unused)
 	TablesObject *t = TABLES(self);
 
 	(void)unused;
-	if (t->open && t->w.fd >= 0) {
-		Py_BEGIN_ALLOW_THREADS
-		nl_watch_close(&t->w);
-		Py_END_ALLOW_THREADS
-	}
+	if (enter(t) < 0)
+		return NULL;
+	if (t->open && t->w.fd >= 0)
+		nl_watch_close(&t->w);  /* a close(): it does not wait */
+	leave(t);
 	Py_RETURN_NONE;
 }
 
@@ -718,7 +760,7 @@ static PyObject *tables_current(PyObject *self, PyObject *unused)
 	PyObject *res;
 
 	(void)unused;
-	if (ready(t, 1) < 0)
+	if (ready(t, 1, 0) < 0)
 		return NULL;
 	res = PyTuple_Pack(3, t->links.tuple, t->addrs.tuple, t->cache ? t->cache : Py_None);
 	leave(t);
@@ -774,6 +816,8 @@ static PyType_Slot tables_slots[] = {
 		    "Link, address and group tables kept by netlink notifications (private)."},
 	{Py_tp_new, tables_new},
 	{Py_tp_dealloc, tables_dealloc},
+	{Py_tp_traverse, tables_traverse},
+	{Py_tp_clear, tables_clear},
 	{Py_tp_methods, tables_methods},
 	{Py_tp_getset, tables_getset},
 	{0, NULL},
@@ -781,7 +825,8 @@ static PyType_Slot tables_slots[] = {
 
 static PyType_Spec tables_spec = {
 	"netifc._netifc._Tables", sizeof(TablesObject), 0,
-	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_IMMUTABLETYPE, tables_slots,
+	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_HAVE_GC,
+	tables_slots,
 };
 
 int netifc_add_tables_type(PyObject *m, modstate *st)

@@ -298,7 +298,7 @@ done:
 
 /* An address or group tuple with the changes in: only records of links
  * there now, each with its link's name as its zone. */
-static PyObject *merged_addrs(TablesObject *t, table *tab)
+static PyObject *merged_addrs(TablesObject *t, table *tab, PyObject *carry)
 {
 	modstate *st = PyModule_GetState(t->module);
 	delta *d = &tab->d;
@@ -308,7 +308,7 @@ static PyObject *merged_addrs(TablesObject *t, table *tab)
 	struct placed *all = NULL;
 	size_t n = 0, na = 0, j = 0, m = 0, o = 0;
 	const struct netifc_addr *a;
-	PyObject *res = NULL, *b;
+	PyObject *res = NULL, *b, *link;
 	uint32_t k, gone;
 	struct key key;
 	entry *e;
@@ -320,7 +320,8 @@ static PyObject *merged_addrs(TablesObject *t, table *tab)
 	for (i = 0; i < nb; i++) {
 		b = PyTuple_GET_ITEM(tab->tuple, i);
 		a = netifc_addr_rec(st, b);
-		if (!lt_link(t, a->index, &gone) || gone)
+		link = lt_link(t, a->index, &gone);
+		if (gone)
 			continue;
 		lt_key_addr(&key, a);
 		if ((e = delta_find(d, &key, key_hash(&key)))) {
@@ -329,12 +330,25 @@ static PyObject *merged_addrs(TablesObject *t, table *tab)
 				continue;
 			b = e->rec;
 		}
+		if (!link) {            /* its link not told of yet: kept aside */
+			if (PyList_Append(carry, b) < 0)
+				goto done;
+			continue;
+		}
 		out[n++] = (struct placed){ a->index, (uint8_t)family_rank(a), 0, b };
 	}
 	for (k = 0; k < d->n; k++) {
 		e = &d->v[k];
-		if (e->used || !e->present || !lt_link(t, e->k.index, &gone) || e->seq <= gone)
+		if (e->used || !e->present)
 			continue;
+		link = lt_link(t, e->k.index, &gone);
+		if (e->seq <= gone)
+			continue;
+		if (!link) {
+			if (PyList_Append(carry, e->rec) < 0)
+				goto done;
+			continue;
+		}
 		a = netifc_addr_rec(st, e->rec);
 		add[na++] = (struct placed){ a->index, (uint8_t)family_rank(a), e->seq, e->rec };
 	}
@@ -356,20 +370,46 @@ done:
 	return res ? res : (PyErr_Occurred() ? NULL : PyErr_NoMemory());
 }
 
-/* Every change merged in: all three tuples made before any is replaced. */
+/* The records kept aside by a merge, told again into tab's (cleared) changes. */
+static int carry_over(TablesObject *t, table *tab, PyObject *carry)
+{
+	modstate *st = PyModule_GetState(t->module);
+	Py_ssize_t i;
+	struct key k;
+	entry *e;
+
+	for (i = 0; i < PyList_GET_SIZE(carry); i++) {
+		lt_key_addr(&k, netifc_addr_rec(st, PyList_GET_ITEM(carry, i)));
+		if (!(e = lt_entry(&tab->d, &k)))
+			return -1;
+		Py_XSETREF(e->rec, Py_NewRef(PyList_GET_ITEM(carry, i)));
+		e->present = 1;
+		e->seq = ++t->seq;
+	}
+	return 0;
+}
+
+/*
+ * Every change merged in: all three tuples made before any is replaced.
+ * An address or group of a link not told of yet (the kernel tells of a new
+ * link's groups before the link) stays among the changes until it is.
+ */
 int lt_merge(TablesObject *t)
 {
 	PyObject *addrs = NULL, *groups = NULL, *links = NULL;
+	PyObject *carry_a = PyList_New(0), *carry_g = PyList_New(0);
+	int r = -1;
 
-	if (!t->links.d.n && !t->addrs.d.n && !t->groups.d.n)
-		return 0;
-	if (!(addrs = merged_addrs(t, &t->addrs)) ||
-	    (t->groups.tuple && !(groups = merged_addrs(t, &t->groups))) ||
-	    !(links = merged_links(t))) {
-		Py_XDECREF(addrs);
-		Py_XDECREF(groups);
-		return -1;
+	if (!carry_a || !carry_g)
+		goto done;
+	if (!t->links.d.n && !t->addrs.d.n && !t->groups.d.n) {
+		r = 0;
+		goto done;
 	}
+	if (!(addrs = merged_addrs(t, &t->addrs, carry_a)) ||
+	    (t->groups.tuple && !(groups = merged_addrs(t, &t->groups, carry_g))) ||
+	    !(links = merged_links(t)))
+		goto done;
 	if (t->links.d.n) {
 		PyMem_Free(t->by_name);
 		t->by_name = NULL;
@@ -378,10 +418,22 @@ int lt_merge(TablesObject *t)
 	if (groups)
 		Py_SETREF(t->groups.tuple, groups);
 	Py_SETREF(t->links.tuple, links);
+	addrs = groups = links = NULL;
 	delta_clear(&t->links.d);
 	delta_clear(&t->addrs.d);
 	delta_clear(&t->groups.d);
-	return 0;
+	t->seq = 0;
+	if (carry_over(t, &t->addrs, carry_a) < 0 || carry_over(t, &t->groups, carry_g) < 0)
+		t->stale = 1;   /* what was kept aside is lost: read the tables again */
+	else
+		r = 0;
+done:
+	Py_XDECREF(addrs);
+	Py_XDECREF(groups);
+	Py_XDECREF(links);
+	Py_XDECREF(carry_a);
+	Py_XDECREF(carry_g);
+	return r;
 }
 
 size_t lt_len(PyObject *tuple)
@@ -413,6 +465,11 @@ PyObject *lt_ordered(TablesObject *t, PyObject *tuple, int links)
 	for (i = 0; i < n; i++) {
 		PyObject *o = PyTuple_GET_ITEM(tuple, i);
 
+		if (Py_TYPE(o) != (links ? st->Interface : st->Addr)) {
+			PyMem_Free(p);
+			return PyErr_Format(PyExc_TypeError, "_snapshot() gave a %.100s among its %s",
+					    Py_TYPE(o)->tp_name, links ? "links" : "records");
+		}
 		if (links) {
 			p[i] = (struct placed){ netifc_iface_index(o), 0, (uint32_t)i, o };
 		} else {
@@ -428,35 +485,47 @@ PyObject *lt_ordered(TablesObject *t, PyObject *tuple, int links)
 
 /* ---- lookups by name and by link ---------------------------------------- */
 
-static PyObject *sorting;       /* the links tuple qsort compares in (GIL held) */
-static modstate *sorting_st;
+struct named {
+	const char *name;       /* in a link of the tuple */
+	uint32_t at;
+};
 
-static int name_cmp(const void *x, const void *y)
+static int named_cmp(const void *x, const void *y)
 {
-	return strcmp(netifc_iface_name(sorting_st, PyTuple_GET_ITEM(sorting, *(const uint32_t *)x)),
-		      netifc_iface_name(sorting_st, PyTuple_GET_ITEM(sorting, *(const uint32_t *)y)));
+	return strcmp(((const struct named *)x)->name, ((const struct named *)y)->name);
+}
+
+/* t->by_name: the links' positions by name; -1 when out of memory. */
+static int index_names(TablesObject *t, modstate *st, size_t n)
+{
+	struct named *v = PyMem_Calloc(n, sizeof *v);
+	size_t i;
+
+	if (!v || !(t->by_name = PyMem_Calloc(n, sizeof *t->by_name))) {
+		PyMem_Free(v);
+		PyErr_NoMemory();
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		v[i] = (struct named){ netifc_iface_name(st, PyTuple_GET_ITEM(t->links.tuple, i)),
+				       (uint32_t)i };
+	qsort(v, n, sizeof *v, named_cmp);
+	for (i = 0; i < n; i++)
+		t->by_name[i] = v[i].at;
+	PyMem_Free(v);
+	return 0;
 }
 
 /* Under the lock, merged: the link named name (borrowed), or NULL. */
 PyObject *lt_link_named(TablesObject *t, const char *name)
 {
 	modstate *st = PyModule_GetState(t->module);
-	size_t n = lt_len(t->links.tuple), lo = 0, hi = n, mid, i;
+	size_t n = lt_len(t->links.tuple), lo = 0, hi = n, mid;
 	PyObject *o;
 	int c;
 
-	if (!t->by_name && n) {
-		if (!(t->by_name = PyMem_Calloc(n, sizeof *t->by_name))) {
-			PyErr_NoMemory();
-			return NULL;
-		}
-		for (i = 0; i < n; i++)
-			t->by_name[i] = (uint32_t)i;
-		sorting = t->links.tuple;
-		sorting_st = st;
-		qsort(t->by_name, n, sizeof *t->by_name, name_cmp);
-		sorting = NULL;
-	}
+	if (!t->by_name && n && index_names(t, st, n) < 0)
+		return NULL;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		o = PyTuple_GET_ITEM(t->links.tuple, t->by_name[mid]);
