@@ -420,6 +420,55 @@ def test_pending_changes_agree_with_dumps(ns):
         assert State(lv.interfaces, lv.addrs, lv.groups) == fresh
 
 
+def test_groups_told_before_their_link_are_kept(ns):
+    """The kernel tells of a new link's groups before the link: a thread reading
+    the groups without pause while 40 links are made (so reads fall between the
+    two) leaves no group out, in live() and in a Watcher's tables."""
+    with tables(ns) as (lv, w):
+        lv.groups
+        stop = threading.Event()
+
+        def spin():
+            while not stop.is_set():
+                lv.groups
+                w.poll(0)
+
+        reader = threading.Thread(target=spin)
+        reader.start()
+        try:
+            for i in range(40):
+                ns.ip("link", "add", f"g{i}", "type", "veth", "peer", "name", f"h{i}")
+        finally:
+            stop.set()
+            reader.join()
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            w.poll(0.1)
+            fresh = State.now()
+            if (State(lv.interfaces, lv.addrs, lv.groups) == fresh and
+                    State(w.interfaces, w.addrs, w.groups) == fresh):
+                break
+            assert time.monotonic() < deadline, "groups left out"
+
+
+def test_a_batch_not_applied_is_followed_by_a_resync(ns):
+    """An event that cannot be made fails the call after the socket was read: the
+    next call is a Resync, and the tables are right again (nothing silently lost)."""
+    from netifc.watch import _EVENTS
+    ns.ip("link", "add", "d0", "type", "veth", "peer", "name", "d1")
+    with netifc.Watcher() as w:
+        ns.ip("addr", "add", "192.0.2.1/24", "dev", "d0")
+        ns.ip("link", "set", "d0", "mtu", "1400")
+        bad = list(_EVENTS)
+        bad[3] = (bad[3][0], ("interface",))     # AddrAdded with a field it lacks
+        with pytest.raises(AttributeError):
+            w._tables._events(tuple(bad))
+        events = w.poll(0)
+        assert kinds(events) == ["Resync"]
+        assert State(w.interfaces, w.addrs, w.groups) == State.now()
+        assert w._tables.by_name("d0").mtu == 1400
+
+
 def test_overflow_resyncs(ns):
     """A tiny receive buffer and 10,000 changes unread: a Resync, the tables
     equal again, and no event lost after it."""
