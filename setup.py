@@ -13,15 +13,30 @@ LINUX_ONLY = {"linux.c", "nlio.c", "nlsock.c", "nlparse.c", "nlwatch.c", "live.c
 FLOOR = {"floor.c", "floormodule.c"}
 FLOOR_CORE = ["nlio.c", "nlparse.c", "addr.c", "vec.c"]
 CFLAGS = ["-std=gnu11", "-O2", "-Wall", "-Wextra"]
+# Windows: the IP Helper backend instead of getifaddrs, built by MSVC (C11).
+WINDOWS = sys.platform == "win32"
+WINDOWS_ONLY = {"win.c"}
+POSIX_ONLY = {"gifa.c"}
+LIBRARIES = ["iphlpapi", "ws2_32"] if WINDOWS else []
+if WINDOWS:
+    CFLAGS = ["/std:c11", "/W3"]
 
-sources = sorted(
-    f for f in glob.glob("csrc/*.c")
-    if os.path.basename(f) not in FLOOR and (LINUX or os.path.basename(f) not in LINUX_ONLY)
-)
+
+def wanted(name):
+    if name in FLOOR:
+        return False
+    if WINDOWS:
+        return name not in LINUX_ONLY and name not in POSIX_ONLY
+    return name not in WINDOWS_ONLY and (LINUX or name not in LINUX_ONLY)
+
+
+sources = sorted(f for f in glob.glob("csrc/*.c") if wanted(os.path.basename(f)))
 ext_modules = [
     # Only PyInit__netifc is exported: calls between its files are direct.
     Extension("netifc._netifc", sources=sources, depends=glob.glob("csrc/*.h"),
-              extra_compile_args=CFLAGS + ["-fvisibility=hidden"]),
+              # (a Windows DLL exports only what is marked so: PyInit__netifc)
+              extra_compile_args=CFLAGS + ([] if WINDOWS else ["-fvisibility=hidden"]),
+              libraries=LIBRARIES),
 ]
 if LINUX:
     ext_modules.append(

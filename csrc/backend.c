@@ -3,16 +3,24 @@
 
 #include "netifc.h"
 
+#ifdef _WIN32
+extern const struct netifc_backend netifc_backend_windows;
+#else
 #ifdef __linux__
 extern const struct netifc_backend netifc_backend_netlink;
 #endif
 extern const struct netifc_backend netifc_backend_getifaddrs;
+#endif
 
 static const struct netifc_backend *const backends[] = {
+#ifdef _WIN32
+	&netifc_backend_windows,
+#else
 #ifdef __linux__
 	&netifc_backend_netlink,
 #endif
 	&netifc_backend_getifaddrs,
+#endif
 };
 
 const struct netifc_backend *netifc_backend_find(const char *name)

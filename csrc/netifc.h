@@ -12,7 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef _WIN32
+#define NETIFC_NAMESIZ 256      /* a FriendlyName in UTF-8, cut at a character (win.c) */
+#else
 #define NETIFC_NAMESIZ 16       /* IFNAMSIZ: 15 bytes and a NUL */
+#endif
 #define NETIFC_HWADDR_MAX 32    /* MAX_ADDR_LEN */
 #define NETIFC_FOREVER 0xffffffffu
 #define NETIFC_TRIES 8          /* attempts at a request before EBUSY */
@@ -82,6 +86,7 @@ struct netifc_call {
 	unsigned interrupted;   /* the kernel flagged the dump interrupted */
 	unsigned outgrown;      /* a reply did not fit the buffer */
 	unsigned overflowed;    /* the socket's queue overflowed (ENOBUFS) */
+	unsigned long winerror; /* Windows: the system error code behind the errno, else 0 */
 };
 
 /*

@@ -1,0 +1,232 @@
+"""The Windows backend (csrc/win.c), cross-compiled with mingw-w64 and run under Wine.
+
+Wine answers the Windows API from the Linux host it runs on, so the C driver
+(csrc/check/win_driver.c) prints what GetAdaptersAddresses, GetIfEntry2 and
+the LUID calls tell through win.c, and iproute2 tells the truth about the same
+links: of the host, and of the lab namespace (Wine started inside it).
+
+Wine 8 names an adapter after its Linux name (FriendlyName "eth0") and keeps
+its Linux index, so links are matched by index and the names compared.  What
+Wine does not report as Linux does is asserted as Wine reports it (each rule
+is named where it is asserted; README.rst's "Windows" section lists them).
+"""
+import ipaddress
+import json
+import os
+import shutil
+import subprocess
+from types import SimpleNamespace
+
+import pytest
+
+from conftest import require_namespaces
+from nslab import REPORTS, ip_addrs, ip_groups, ip_links
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CSRC = os.path.join(ROOT, "csrc")
+CORE = ["win.c", "addr.c", "vec.c", "backend.c"]
+CC = "x86_64-w64-mingw32-gcc"
+FAMILIES = {2: "inet", 23: "inet6"}                # Windows' AF_INET, AF_INET6
+IFF_UP, IFF_BROADCAST, IFF_LOOPBACK, IFF_POINTOPOINT, IFF_RUNNING = 0x1, 0x2, 0x8, 0x10, 0x40
+ARPHRD = {1: "ether", 772: "loopback"}
+WINE_LIFETIME = 60000                              # what Wine 8 says of every address
+
+
+@pytest.fixture(autouse=True)
+def backend():
+    """Not the extension's backends: one run of the driver per place."""
+    yield "windows"
+
+
+def tool(*names):
+    for name in names:
+        path = shutil.which(name) or (name if os.path.isabs(name) and os.access(name, os.X_OK)
+                                      else None)
+        if path:
+            return path
+    return None
+
+
+def wine_tools():
+    """(wine64, wineserver), or skip (fail under CI) saying what is missing."""
+    wine = tool("wine64", "/usr/lib/wine/wine64")
+    server = tool("wineserver", "/usr/lib/wine/wineserver")
+    missing = [what for what, path in ((CC + " (Debian gcc-mingw-w64-x86-64)", tool(CC)),
+                                       ("wine64 (Debian wine64)", wine),
+                                       ("wineserver (Debian wine64)", server)) if not path]
+    if missing:
+        reason = "the Windows backend's test needs " + ", ".join(missing)
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run it: {reason}")
+        pytest.skip(reason)
+    return wine, server
+
+
+@pytest.fixture(scope="module")
+def driver(tmp_path_factory):
+    wine, server = wine_tools()
+    out = tmp_path_factory.mktemp("windows")
+    exe = out / "win_driver.exe"
+    subprocess.run([CC, "-std=c11", "-pedantic", "-O2", "-Wall", "-Wextra", "-Werror",
+                    "-o", str(exe), os.path.join(CSRC, "check", "win_driver.c"),
+                    *[os.path.join(CSRC, f) for f in CORE], "-liphlpapi", "-lws2_32"],
+                   check=True)
+    return dict(exe=exe, dir=out, wine=wine, server=server)
+
+
+def run_driver(driver, where, tag):
+    """The driver's JSON, run by a Wine of its own (a fresh prefix) in `where`'s namespace."""
+    prefix = driver["dir"] / f"prefix-{tag}"
+    env = dict(os.environ, WINEPREFIX=str(prefix), WINEDEBUG="-all")
+    try:
+        res = where.run([driver["wine"], str(driver["exe"])], env=env, capture_output=True,
+                        timeout=120)
+    finally:
+        subprocess.run([driver["server"], "-k"], env=env, capture_output=True, check=False)
+    assert res.returncode == 0, res.stderr.decode(errors="replace")[-2000:]
+    return json.loads(res.stdout.decode("utf-8", errors="surrogateescape"))
+
+
+def labelled(where):
+    """ip's IPv4 addresses whose label is not their link's name (aliases such as "v0:1")."""
+    return {(l["ifindex"], "inet", a["local"], a["prefixlen"])
+            for l in where.ipj("addr", "show") for a in l.get("addr_info", [])
+            if a["family"] == "inet" and a.get("label", l["ifname"]) != l["ifname"]}
+
+
+def truth(where):
+    """iproute2's links, addresses (lifetimes aside: they count down), groups, aliases."""
+    addrs = {i: [{k: v for k, v in a.items() if k not in ("valid", "preferred")} for a in rows]
+             for i, rows in ip_addrs(where).items()}
+    return dict(links=ip_links(where), addrs=addrs, groups=ip_groups(where),
+                aliases=labelled(where))
+
+
+@pytest.fixture(scope="module")
+def runs(driver, request):
+    """A function of "host" or "lab": the driver's JSON ("got") and iproute2's view,
+    each asked once; the driver's run falls between two equal answers of ip."""
+    done = {}
+
+    def get(name):
+        if name not in done:
+            where = request.getfixturevalue(name)
+            for _ in range(5):
+                before = truth(where)
+                got = run_driver(driver, where, f"{name}-{len(done)}")
+                if truth(where) == before:
+                    break
+            else:
+                pytest.fail(f"the links of {name} kept changing while Wine ran")
+            done[name] = SimpleNamespace(where=name, got=got, **before)
+        return done[name]
+    return get
+
+
+@pytest.fixture(params=["host", "lab"])
+def seen(request, runs):
+    if request.param == "lab":
+        require_namespaces()
+    return runs(request.param)
+
+
+def wine_name(name):
+    """Wine decodes a Linux name as UTF-8, each byte that is not UTF-8 as U+FFFD."""
+    raw = name.encode("utf-8", errors="surrogateescape")
+    return raw.decode("utf-8", errors="replace")
+
+
+def test_links(seen):
+    got, links = seen.got, seen.links
+    assert got["backend"] == "windows"
+    mine = {l["index"]: l for l in got["links"]}
+    assert sorted(mine) == sorted(links), "Wine lists every link, by its Linux index"
+    for index, want in links.items():
+        l = mine[index]
+        assert l["name"] == wine_name(want["name"]), index
+        assert l["mtu"] == want["mtu"], l["name"]
+        assert l["hwaddr"] == want["hw"].replace(":", ""), l["name"]
+        # Wine's OperStatus is up exactly when the link is administratively UP
+        # (a tun without carrier too); Go's rule makes that up and running.
+        up = "UP" in want["flags"]
+        assert bool(l["flags"] & IFF_UP) == up and bool(l["flags"] & IFF_RUNNING) == up
+        assert l["operstate"] == (6 if up else 2), l["name"]
+        # Wine's IfType: ethernet for ARPHRD_ETHER, software loopback for lo,
+        # IF_TYPE_OTHER for the rest (a tun: no flag from the type).
+        if want["link_type"] in ARPHRD:
+            assert ARPHRD.get(l["type"]) == ARPHRD[want["link_type"]], l["name"]
+        assert bool(l["flags"] & IFF_LOOPBACK) == ("LOOPBACK" in want["flags"]), l["name"]
+        assert bool(l["flags"] & IFF_BROADCAST) == (want["link_type"] == 1), l["name"]
+        assert not l["flags"] & IFF_POINTOPOINT, l["name"]
+    REPORTS.append(f"windows ({seen.where}): Wine listed {len(mine)} links; "
+                   f"names, indexes, MTU, hardware addresses agree with ip")
+
+
+def test_lookups(seen):
+    """GetIfEntry2 by LUID (from the index, from the alias) agrees with the listing."""
+    got = seen.got
+    assert got["by_index"] == got["links"]
+    # A name Wine spelt with U+FFFD is not the Linux name: the alias finds it all the same.
+    assert got["by_name"] == got["links"]
+    assert got["snapshot_links"] == got["links"]
+    by_index, by_name = got["missing"]
+    assert (by_index["error"], by_index["step"]) == (19, "ConvertInterfaceIndexToLuid")  # ENODEV
+    assert by_index["winerror"] == 2                            # ERROR_FILE_NOT_FOUND
+    assert (by_name["error"], by_name["step"]) == (19, "ConvertInterfaceAliasToLuid")
+    assert by_name["winerror"] == 1168                          # ERROR_NOT_FOUND
+    assert got["missing_addrs"] == []
+
+
+def key(a):
+    return (a["index"], a["family"], a["address"], a["prefixlen"])
+
+
+def wine_addrs(got):
+    out = []
+    for a in got["addrs"]:
+        raw = bytes.fromhex(a["local"])
+        address = str(ipaddress.ip_address(raw))
+        out.append(dict(a, family=FAMILIES[a["family"]], address=address))
+    return out
+
+
+def test_addrs(seen):
+    got, addrs = seen.got, seen.addrs
+    mine = wine_addrs(got)
+    ip_all = {key(a): a for rows in addrs.values() for a in rows}
+    assert len({key(a) for a in mine}) == len(mine), "no address twice"
+    for a in mine:
+        assert key(a) in ip_all, f"Wine reports {key(a)}, ip does not"
+        want = ip_all[key(a)]
+        assert a["zone"] == wine_name(want["zone"]), key(a)
+        assert a["scope"] == want["scope"], key(a)
+        assert (a["has_broadcast"], a["has_peer"]) == (0, 0)
+        # Wine's lifetimes are invented: the same number for every address.
+        assert (a["valid"], a["preferred"], a["has_lifetimes"]) == (WINE_LIFETIME,) * 2 + (1,)
+    v6 = lambda rows: {key(a) for a in rows if a["family"] == "inet6"}    # noqa: E731
+    assert v6(mine) == {key(a) for a in ip_all.values() if a["family"] == "inet6"}, \
+        "every IPv6 address, tentative and deprecated ones too"
+    by_link = {int(i): rows for i, rows in got["one_addrs"].items()}
+    assert [a for rows in by_link.values() for a in rows] == got["addrs"], \
+        "one link's addresses are its part of the listing"
+    v4_ip = sum(a["family"] == "inet" for a in ip_all.values())
+    v4_wine = sum(a["family"] == "inet" for a in mine)
+    REPORTS.append(f"windows ({seen.where}): Wine reported {len(mine)} addresses "
+                   f"({v4_wine} of ip's {v4_ip} IPv4), {len(got['groups'])} multicast groups")
+
+
+def test_ipv4_seen_by_wine(seen):
+    """Wine lists the IPv4 addresses labelled with their link's name, secondary
+    ones too, of links down too; an alias's ("v0:1") are missing."""
+    mine = {key(a) for a in wine_addrs(seen.got) if a["family"] == "inet"}
+    ip4 = {key(a) for rows in seen.addrs.values() for a in rows if a["family"] == "inet"}
+    assert mine == ip4 - seen.aliases
+    if seen.aliases:
+        REPORTS.append(f"windows ({seen.where}): Wine leaves out the aliases' IPv4 addresses "
+                       f"{sorted(a[2] for a in seen.aliases)}")
+
+
+def test_groups(seen):
+    """Wine 8 fills no FirstMulticastAddress: the groups must be none, not wrong ones."""
+    assert seen.got["groups"] == []
+    assert any(seen.groups.values()), "ip shows groups, so the empty answer is Wine's"
