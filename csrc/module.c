@@ -48,7 +48,13 @@ PyObject *netifc_core_error(modstate *st, const struct netifc_call *c, int err, 
 	else
 		snprintf(msg, sizeof msg, "%s: %s", c->step ? c->step : st->backend->name,
 			 strerror(-err));
+#ifdef _WIN32
+	/* OSError(errno, text, None, winerror): Python gives winerror's errno. */
+	args = c->winerror ? Py_BuildValue("(isOk)", -err, msg, Py_None, c->winerror)
+			   : Py_BuildValue("(is)", -err, msg);
+#else
 	args = Py_BuildValue("(is)", -err, msg);
+#endif
 	if (args) {
 		PyErr_SetObject(PyExc_OSError, args);
 		Py_DECREF(args);

@@ -10,8 +10,13 @@
  * same.
  */
 #include <string.h>
+#ifdef _WIN32
+#include <winsock2.h>
+#include <ws2tcpip.h>           /* inet_ntop */
+#else
 #include <arpa/inet.h>
 #include <sys/socket.h>
+#endif
 
 #include "module.h"
 

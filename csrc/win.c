@@ -44,7 +44,7 @@ enum {
 	L_ARPHRD_ETHER = 1, L_ARPHRD_IEEE802 = 6, L_ARPHRD_ATM = 19, L_ARPHRD_IEEE1394 = 24,
 	L_ARPHRD_PPP = 512, L_ARPHRD_LOOPBACK = 772, L_ARPHRD_NONE = 0xfffe, L_ARPHRD_VOID = 0xffff,
 };
-enum { L_SCOPE_UNIVERSE = 0, L_SCOPE_LINK = 253, L_SCOPE_HOST = 254 };
+enum { L_SCOPE_UNIVERSE = 0, L_SCOPE_SITE = 200, L_SCOPE_LINK = 253, L_SCOPE_HOST = 254 };
 enum { L_IFA_F_DADFAILED = 0x08, L_IFA_F_DEPRECATED = 0x20, L_IFA_F_TENTATIVE = 0x40,
        L_IFA_F_PERMANENT = 0x80 };
 
@@ -260,19 +260,28 @@ static int win_link(struct netifc_call *c, int32_t index, const char *name,
 	return 0;
 }
 
+/* The scope Linux gives the address (ipv6_addr_scope()'s rules; IPv4 by 127/8 only). */
 static uint8_t scope_of(const struct netifc_addr *a)
 {
 	static const uint8_t v6_loopback[16] = { [15] = 1 };
+	const uint8_t *p = a->local;
 
 	if (a->family == AF_INET)
-		return a->local[0] == 127 ? L_SCOPE_HOST : L_SCOPE_UNIVERSE;
-	if (!memcmp(a->local, v6_loopback, 16))
+		return p[0] == 127 ? L_SCOPE_HOST : L_SCOPE_UNIVERSE;
+	if (!memcmp(p, v6_loopback, 16))
 		return L_SCOPE_HOST;
-	if (a->local[0] == 0xfe && (a->local[1] & 0xc0) == 0x80)
+	if (p[0] == 0xfe && (p[1] & 0xc0) == 0x80)
 		return L_SCOPE_LINK;
-	if (a->local[0] == 0xff)
-		return (a->local[1] & 0x0f) <= 2 ? L_SCOPE_LINK : L_SCOPE_UNIVERSE;
-	return L_SCOPE_UNIVERSE;
+	if (p[0] == 0xfe && (p[1] & 0xc0) == 0xc0)
+		return L_SCOPE_SITE;
+	if (p[0] != 0xff)
+		return L_SCOPE_UNIVERSE;
+	switch (p[1] & 0x0f) {
+	case 1: return L_SCOPE_HOST;
+	case 2: return L_SCOPE_LINK;
+	case 5: return L_SCOPE_SITE;
+	default: return L_SCOPE_UNIVERSE;
+	}
 }
 
 static uint32_t dad_flags(const IP_ADAPTER_UNICAST_ADDRESS *u)

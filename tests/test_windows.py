@@ -62,6 +62,14 @@ def wine_tools():
     return wine, server
 
 
+def clean_env(**more):
+    """This environment without a preloaded sanitizer runtime (CI's ASan run),
+    which neither the cross compiler nor Wine can live with."""
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    env.update(more)
+    return env
+
+
 @pytest.fixture(scope="module")
 def driver(tmp_path_factory):
     wine, server = wine_tools()
@@ -70,20 +78,23 @@ def driver(tmp_path_factory):
     subprocess.run([CC, "-std=c11", "-pedantic", "-O2", "-Wall", "-Wextra", "-Werror",
                     "-o", str(exe), os.path.join(CSRC, "check", "win_driver.c"),
                     *[os.path.join(CSRC, f) for f in CORE], "-liphlpapi", "-lws2_32"],
-                   check=True)
+                   check=True, env=clean_env())
     return dict(exe=exe, dir=out, wine=wine, server=server)
 
 
 def run_driver(driver, where, tag):
-    """The driver's JSON, run by a Wine of its own (a fresh prefix) in `where`'s namespace."""
-    prefix = driver["dir"] / f"prefix-{tag}"
-    env = dict(os.environ, WINEPREFIX=str(prefix), WINEDEBUG="-all")
+    """The driver's JSON, run in `where`'s namespace.  Its Wine (and the
+    Wine services that read the network) are stopped after it, so the next
+    run starts them in its own namespace."""
+    env = clean_env(WINEPREFIX=str(driver["dir"] / "prefix"), WINEDEBUG="-all")
     try:
         res = where.run([driver["wine"], str(driver["exe"])], env=env, capture_output=True,
                         timeout=120)
     finally:
         subprocess.run([driver["server"], "-k"], env=env, capture_output=True, check=False)
-    assert res.returncode == 0, res.stderr.decode(errors="replace")[-2000:]
+        subprocess.run([driver["server"], "-w"], env=env, capture_output=True, check=False,
+                       timeout=60)
+    assert res.returncode == 0, f"{tag}: " + res.stderr.decode(errors="replace")[-2000:]
     return json.loads(res.stdout.decode("utf-8", errors="surrogateescape"))
 
 
@@ -113,7 +124,7 @@ def runs(driver, request):
             where = request.getfixturevalue(name)
             for _ in range(5):
                 before = truth(where)
-                got = run_driver(driver, where, f"{name}-{len(done)}")
+                got = run_driver(driver, where, name)
                 if truth(where) == before:
                     break
             else:
@@ -201,8 +212,11 @@ def test_addrs(seen):
         assert a["zone"] == wine_name(want["zone"]), key(a)
         assert a["scope"] == want["scope"], key(a)
         assert (a["has_broadcast"], a["has_peer"]) == (0, 0)
-        # Wine's lifetimes are invented: the same number for every address.
+        # Wine's lifetimes are invented: the same number for every address;
+        # its DadState is "preferred" for all, so no flag (ip may say
+        # tentative or deprecated), nor IFA_F_PERMANENT (a finite lifetime).
         assert (a["valid"], a["preferred"], a["has_lifetimes"]) == (WINE_LIFETIME,) * 2 + (1,)
+        assert a["flags"] == 0, key(a)
     v6 = lambda rows: {key(a) for a in rows if a["family"] == "inet6"}    # noqa: E731
     assert v6(mine) == {key(a) for a in ip_all.values() if a["family"] == "inet6"}, \
         "every IPv6 address, tentative and deprecated ones too"
