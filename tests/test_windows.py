@@ -58,6 +58,8 @@ def wine_tools():
         reason = "the Windows backend's test needs " + ", ".join(missing)
         if os.environ.get("CI"):
             pytest.fail(f"CI must run it: {reason}")
+        if reason not in REPORTS:
+            REPORTS.append(reason)
         pytest.skip(reason)
     return wine, server
 
