@@ -48,7 +48,9 @@ enum { L_SCOPE_UNIVERSE = 0, L_SCOPE_SITE = 200, L_SCOPE_LINK = 253, L_SCOPE_HOS
 enum { L_IFA_F_DADFAILED = 0x08, L_IFA_F_DEPRECATED = 0x20, L_IFA_F_TENTATIVE = 0x40,
        L_IFA_F_PERMANENT = 0x80 };
 
+#ifndef GAA_FIRST_SIZE          /* (the tests build it small, to grow at once) */
 #define GAA_FIRST_SIZE 15000    /* Microsoft's advice: most hosts need no second call */
+#endif
 
 /*
  * ERROR_NOT_ENOUGH_MEMORY/OUTOFMEMORY -> ENOMEM, ERROR_FILE_NOT_FOUND/

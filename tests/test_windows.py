@@ -74,23 +74,30 @@ def clean_env(**more):
 
 @pytest.fixture(scope="module")
 def driver(tmp_path_factory):
+    """The driver as built for use, and built with a 64-byte first buffer
+    (GAA_FIRST_SIZE) so that every listing must grow it."""
     wine, server = wine_tools()
     out = tmp_path_factory.mktemp("windows")
-    exe = out / "win_driver.exe"
-    subprocess.run([CC, "-std=c11", "-pedantic", "-O2", "-Wall", "-Wextra", "-Werror",
-                    "-o", str(exe), os.path.join(CSRC, "check", "win_driver.c"),
-                    *[os.path.join(CSRC, f) for f in CORE], "-liphlpapi", "-lws2_32"],
-                   check=True, env=clean_env())
-    return dict(exe=exe, dir=out, wine=wine, server=server)
+    sources = [os.path.join(CSRC, "check", "win_driver.c"), *[os.path.join(CSRC, f) for f in CORE]]
+    builds = {}
+    for name, extra in (("exe", []), ("small", ["-DGAA_FIRST_SIZE=64"])):
+        exe = out / f"win_driver-{name}.exe"
+        builds[name] = (exe, subprocess.Popen(
+            [CC, "-std=c11", "-pedantic", "-O2", "-Wall", "-Wextra", "-Werror", *extra,
+             "-o", str(exe), *sources, "-liphlpapi", "-lws2_32"], env=clean_env()))
+    for name, (exe, proc) in builds.items():
+        assert proc.wait() == 0, f"{CC} failed to build {exe.name}"
+    return dict(exe=builds["exe"][0], small=builds["small"][0], dir=out, wine=wine,
+                server=server)
 
 
-def run_driver(driver, where, tag):
+def run_driver(driver, where, tag, exe="exe"):
     """The driver's JSON, run in `where`'s namespace.  Its Wine (and the
     Wine services that read the network) are stopped after it, so the next
     run starts them in its own namespace."""
     env = clean_env(WINEPREFIX=str(driver["dir"] / "prefix"), WINEDEBUG="-all")
     try:
-        res = where.run([driver["wine"], str(driver["exe"])], env=env, capture_output=True,
+        res = where.run([driver["wine"], str(driver[exe])], env=env, capture_output=True,
                         timeout=120)
     finally:
         subprocess.run([driver["server"], "-k"], env=env, capture_output=True, check=False)
@@ -127,11 +134,12 @@ def runs(driver, request):
             for _ in range(5):
                 before = truth(where)
                 got = run_driver(driver, where, name)
+                small = run_driver(driver, where, name, "small")
                 if truth(where) == before:
                     break
             else:
                 pytest.fail(f"the links of {name} kept changing while Wine ran")
-            done[name] = SimpleNamespace(where=name, got=got, **before)
+            done[name] = SimpleNamespace(where=name, got=got, small=small, **before)
         return done[name]
     return get
 
@@ -246,3 +254,11 @@ def test_groups(seen):
     """Wine 8 fills no FirstMulticastAddress: the groups must be none, not wrong ones."""
     assert seen.got["groups"] == []
     assert any(seen.groups.values()), "ip shows groups, so the empty answer is Wine's"
+
+
+def test_buffer_grows(seen):
+    """A first buffer of 64 bytes is grown and the call asked again: same answers."""
+    got, small = dict(seen.got), dict(seen.small)
+    assert all(n > 0 for n in small.pop("outgrown")), "both listings outgrew 64 bytes"
+    got.pop("outgrown")
+    assert small == got

@@ -8,7 +8,9 @@
  *   by_index   each of them looked up by index, by_name by name (the
  *              lookup's record, or the error)
  *   missing    the errors of a lookup of an index and of a name nobody has
- *   addrs      unicast addresses of every link, with "links" their table
+ *   addrs      unicast addresses of every link, with "snapshot_links"
+ *              their table; "outgrown": how often the listing's and this
+ *              call's buffer was too small
  *   groups     multicast groups of every link
  *   one_addrs  each link's unicast addresses asked for by its index
  *
@@ -117,8 +119,9 @@ static void lookup_json(const struct netifc_backend *b, int32_t index, const cha
 	netifc_links_free(&t);
 }
 
-static void addrs_call(const struct netifc_backend *b, enum netifc_kind kind, int32_t index,
-		       struct netifc_links *links)
+/* Prints the addresses or the error; returns how often the buffer was outgrown. */
+static unsigned addrs_call(const struct netifc_backend *b, enum netifc_kind kind, int32_t index,
+			   struct netifc_links *links)
 {
 	struct netifc_addrs t = { 0 };
 	struct netifc_call c = { 0 };
@@ -131,6 +134,7 @@ static void addrs_call(const struct netifc_backend *b, enum netifc_kind kind, in
 		addrs_json(&t);
 	}
 	netifc_addrs_free(&t);
+	return c.outgrown;
 }
 
 int main(void)
@@ -138,6 +142,7 @@ int main(void)
 	const struct netifc_backend *b = netifc_backend_find(NULL);
 	struct netifc_links links = { 0 }, snap = { 0 };
 	struct netifc_call c = { 0 };
+	unsigned grown;
 	size_t i;
 	int r;
 
@@ -165,7 +170,8 @@ int main(void)
 	printf(", ");
 	lookup_json(b, 0, "nfc-none0");
 	printf("],\n\"addrs\": ");
-	addrs_call(b, NETIFC_UNICAST, 0, &snap);
+	grown = addrs_call(b, NETIFC_UNICAST, 0, &snap);
+	printf(",\n\"outgrown\": [%u, %u]", c.outgrown, grown);
 	printf(",\n\"snapshot_links\": ");
 	links_json(&snap);
 	printf(",\n\"groups\": ");
