@@ -1,12 +1,7 @@
 /* addr.c -- rules every backend applies to the records it returns. */
 #include <string.h>
 #ifdef _WIN32
-#include <winsock2.h>
-/* Records hold Linux's ARPHRD_* values everywhere (win.c). */
-#define ARPHRD_TUNNEL 768
-#define ARPHRD_TUNNEL6 769
-#define ARPHRD_SIT 776
-#define ARPHRD_IPGRE 778
+#include <winsock2.h>           /* AF_INET, AF_INET6 */
 #else
 #include <sys/socket.h>
 #include <net/if_arp.h>
