@@ -9,6 +9,7 @@ LINUX = sys.platform.startswith("linux")
 # rtnetlink and /proc exist on Linux only.
 LINUX_ONLY = {"linux.c", "nlio.c", "nlsock.c", "nlparse.c", "nlwatch.c", "live.c", "livetab.c", "proc.c",
               "procnet.c"}
+LINUX_ONLY |= {"nlstats.c", "statsparse.c", "ethtool.c"}     # counters, link settings
 # netifc._floor's own files, and the core files it is built with besides.
 FLOOR = {"floor.c", "floormodule.c"}
 FLOOR_CORE = ["nlio.c", "nlparse.c", "addr.c", "vec.c"]

@@ -136,7 +136,7 @@ static int dump_kind(struct nl_sock *s, struct netifc_call *call, enum netifc_ki
 }
 
 /* A link's name by index, asked of the socket's own namespace. */
-static int name_of(struct nl_sock *s, struct netifc_call *call, int32_t index, char *name)
+int nl_name_of(struct nl_sock *s, struct netifc_call *call, int32_t index, char *name)
 {
 	struct ifreq ifr;
 
@@ -204,7 +204,7 @@ static int zones_by_name(struct nl_sock *s, struct netifc_call *call, struct net
 
 		if (netifc_addr_needs_zone(a) && a->index != last) {
 			last = a->index;
-			r = name_of(s, call, a->index, name);
+			r = nl_name_of(s, call, a->index, name);
 			if (r == -ENODEV)
 				name[0] = 0;    /* gone */
 			else if (r < 0)
@@ -221,7 +221,7 @@ static int zones_by_name(struct nl_sock *s, struct netifc_call *call, struct net
 
 /* What one call asks for, and where it puts the answer. */
 struct job {
-	enum { JOB_LINKS, JOB_LINK, JOB_ADDRS } what;
+	enum { JOB_LINKS, JOB_LINK, JOB_ADDRS, JOB_OTHER } what;
 	enum netifc_kind kind;
 	int32_t index;
 	const char *name;
@@ -231,6 +231,8 @@ struct job {
 	struct netifc_link one;         /* where scratch starts */
 	size_t links_start;             /* what the tables held before the call */
 	size_t addrs_start;
+	nl_ask_fn ask;                  /* JOB_OTHER: another file's request */
+	void *ctx;
 };
 
 static int all_addrs(struct nl_sock *s, struct netifc_call *call, struct job *j)
@@ -277,6 +279,8 @@ static int do_job(struct nl_sock *s, struct netifc_call *call, struct job *j)
 		return dump_links(s, call, j->links);
 	case JOB_LINK:
 		return get_link(s, call, j->index, j->name, j->links);
+	case JOB_OTHER:
+		return j->ask(s, call, j->ctx);
 	default:
 		return j->index ? one_link_addrs(s, call, j) : all_addrs(s, call, j);
 	}
@@ -349,9 +353,17 @@ static int linux_addrs(struct netifc_call *call, enum netifc_kind kind, int32_t 
 	return r == -ENODEV && index ? 0 : r;   /* a vanished link has no addresses */
 }
 
+int netifc_nl_run(struct netifc_call *call, nl_ask_fn ask, void *ctx)
+{
+	struct job j = { .what = JOB_OTHER, .ask = ask, .ctx = ctx };
+
+	return run(call, &j);
+}
+
 const struct netifc_backend netifc_backend_netlink = {
 	.name = "netlink",
 	.links = linux_links,
 	.link = linux_link,
 	.addrs = linux_addrs,
+	.counters = netifc_nl_counters,
 };

@@ -256,7 +256,8 @@ static PyObject *m_set_backend(PyObject *m, PyObject *args)
 		return NULL;
 	if (!(b = netifc_backend_find(name)))
 		return PyErr_Format(PyExc_ValueError, "unknown netifc backend %R", PyTuple_GET_ITEM(args, 0));
-	if (opts & ~(NETIFC_NO_STRICT_CHK | NETIFC_NO_NL_MCAST4 | NETIFC_NO_NL_MCAST))
+	if (opts & ~(NETIFC_NO_STRICT_CHK | NETIFC_NO_NL_MCAST4 | NETIFC_NO_NL_MCAST |
+		     NETIFC_NO_ETHTOOL_NL))
 		return PyErr_Format(PyExc_ValueError, "unknown netifc options 0x%x", opts);
 	st->backend = b;
 	st->opts = opts;
@@ -306,6 +307,8 @@ static int module_exec(PyObject *m)
 	Py_XDECREF(socket_mod);
 	if (!st->AddressFamily || netifc_add_types(m, st) < 0)
 		return -1;
+	if (netifc_add_stats_types(m, st) < 0)
+		return -1;
 #ifdef __linux__
 	if (netifc_add_tables_type(m, st) < 0)
 		return -1;
@@ -326,6 +329,8 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
 	Py_VISIT(st->Interface);
 	Py_VISIT(st->Addr);
 	Py_VISIT(st->Tables);
+	Py_VISIT(st->Counters);
+	Py_VISIT(st->LinkSettings);
 	Py_VISIT(st->NoSuchInterface);
 	Py_VISIT(st->AddressFamily);
 	Py_VISIT(st->Flags);
@@ -341,6 +346,8 @@ static int module_clear(PyObject *m)
 	Py_CLEAR(st->Interface);
 	Py_CLEAR(st->Addr);
 	Py_CLEAR(st->Tables);
+	Py_CLEAR(st->Counters);
+	Py_CLEAR(st->LinkSettings);
 	Py_CLEAR(st->NoSuchInterface);
 	Py_CLEAR(st->AddressFamily);
 	Py_CLEAR(st->Flags);

@@ -26,6 +26,8 @@ typedef struct {
 	PyTypeObject *Interface;
 	PyTypeObject *Addr;
 	PyTypeObject *Tables;   /* Linux: the live tables (live.c) */
+	PyTypeObject *Counters; /* stats.c */
+	PyTypeObject *LinkSettings;
 	PyObject *NoSuchInterface;
 	PyObject *AddressFamily;        /* socket.AddressFamily */
 	PyObject *Flags;        /* netifc.Flags, AddrFlags, Addr6Flags, once registered */
@@ -89,6 +91,11 @@ PyObject *netifc_make_addr(PyObject *m, PyObject *args);
 
 /* live.c (Linux): the _Tables type. */
 int netifc_add_tables_type(PyObject *m, modstate *st);
+
+/* stats.c: the Counters and LinkSettings types, counters(); an Interface's own. */
+int netifc_add_stats_types(PyObject *m, modstate *st);
+PyObject *netifc_counters_of(modstate *st, int32_t index, const char *name);
+PyObject *netifc_link_settings_of(modstate *st, int32_t index, const char *name);
 
 /*
  * module.c: the one place a core error becomes an exception (NULL).  what:

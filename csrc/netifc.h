@@ -69,12 +69,39 @@ struct netifc_addrs {
 	size_t n, cap;
 };
 
+/*
+ * A link's counters: the kernel's struct rtnl_link_stats64, field by field
+ * in its order (NETIFC_COUNTER_NAMES).  known: how many of v the backend
+ * gives (an older kernel, or the 32-bit getifaddrs stats, give fewer).
+ */
+#define NETIFC_NCOUNTERS 25
+#define NETIFC_COUNTER_NAMES \
+	"rx_packets", "tx_packets", "rx_bytes", "tx_bytes", "rx_errors", "tx_errors", \
+	"rx_dropped", "tx_dropped", "multicast", "collisions", "rx_length_errors", \
+	"rx_over_errors", "rx_crc_errors", "rx_frame_errors", "rx_fifo_errors", \
+	"rx_missed_errors", "tx_aborted_errors", "tx_carrier_errors", "tx_fifo_errors", \
+	"tx_heartbeat_errors", "tx_window_errors", "rx_compressed", "tx_compressed", \
+	"rx_nohandler", "rx_otherhost_dropped"
+
+struct netifc_counters {
+	int32_t index;
+	uint8_t known;
+	char name[NETIFC_NAMESIZ];
+	uint64_t v[NETIFC_NCOUNTERS];
+};
+
+struct netifc_counters_table {
+	struct netifc_counters *v;
+	size_t n, cap;
+};
+
 enum netifc_kind { NETIFC_UNICAST, NETIFC_MULTICAST };
 
 /* Options of one call: paths a backend can be made to take (tests use them). */
 #define NETIFC_NO_STRICT_CHK 1u         /* filter one link's addresses in C */
 #define NETIFC_NO_NL_MCAST4 2u          /* IPv4 groups from /proc/net/igmp */
 #define NETIFC_NO_NL_MCAST 4u           /* all groups from /proc/net/igmp{,6} */
+#define NETIFC_NO_ETHTOOL_NL 8u         /* link settings by the SIOCETHTOOL ioctl */
 
 /*
  * One call: its options in; out, the step that failed (a static string)
@@ -95,7 +122,8 @@ struct netifc_call {
  * index is 0 (then, if links is not NULL, it also returns the link table it
  * took the zone names from), else of link `index`, whose name `name` is used
  * for zones (NULL: the backend looks it up).  A vanished link has no
- * addresses.
+ * addresses.  counters() appends the counters of every link (index 0) or
+ * of link `index` (-ENODEV when there is none), each with its name.
  */
 struct netifc_backend {
 	const char *name;
@@ -104,6 +132,7 @@ struct netifc_backend {
 		    struct netifc_links *out);
 	int (*addrs)(struct netifc_call *c, enum netifc_kind kind, int32_t index,
 		     const char *name, struct netifc_links *links, struct netifc_addrs *out);
+	int (*counters)(struct netifc_call *c, int32_t index, struct netifc_counters_table *out);
 };
 
 /* The one place a backend is chosen: NULL or "" gives the platform's default. */
@@ -119,6 +148,8 @@ int netifc_links_add_altname(struct netifc_links *t, struct netifc_link *l,
 void netifc_links_truncate(struct netifc_links *t, size_t n);
 void netifc_links_free(struct netifc_links *t);
 void netifc_addrs_free(struct netifc_addrs *t);
+struct netifc_counters *netifc_counters_push(struct netifc_counters_table *t);
+void netifc_counters_free(struct netifc_counters_table *t);
 
 /* Shared address rules (addr.c). */
 size_t netifc_family_len(int family);

@@ -29,7 +29,7 @@
 
 #define NL_BUFSIZE 32768        /* the kernel fills dump datagrams up to this */
 
-int nl_open(struct nl_sock *s, int want_strict, size_t want)
+static int open_proto(struct nl_sock *s, int proto, int want_strict, size_t want)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
@@ -37,7 +37,7 @@ int nl_open(struct nl_sock *s, int want_strict, size_t want)
 	int one = 1, err;
 
 	memset(s, 0, sizeof *s);
-	s->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	s->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, proto);
 	if (s->fd < 0)
 		return -errno;
 	if (bind(s->fd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
@@ -52,6 +52,16 @@ int nl_open(struct nl_sock *s, int want_strict, size_t want)
 	s->strict = want_strict &&
 		setsockopt(s->fd, SOL_NETLINK, NETLINK_GET_STRICT_CHK, &one, sizeof one) == 0;
 	return 0;
+}
+
+int nl_open(struct nl_sock *s, int want_strict, size_t want)
+{
+	return open_proto(s, NETLINK_ROUTE, want_strict, want);
+}
+
+int nl_open_generic(struct nl_sock *s)
+{
+	return open_proto(s, NETLINK_GENERIC, 0, 0);
 }
 
 void nl_close(struct nl_sock *s)

@@ -34,6 +34,8 @@ struct nl_sock {
  * receive buffer to start with (0: the default).
  */
 int nl_open(struct nl_sock *s, int want_strict, size_t want);
+/* The same for generic netlink (NETLINK_GENERIC), no strict checking. */
+int nl_open_generic(struct nl_sock *s);
 void nl_close(struct nl_sock *s);
 
 /*

@@ -50,6 +50,20 @@ static int attr_next(const uint8_t **p, long *rem, struct attr *a)
 	return 1;
 }
 
+int nl_attr_next(const uint8_t **p, long *rem, unsigned *type, const uint8_t **data,
+		 size_t *len)
+{
+	struct attr a;
+	int r = attr_next(p, rem, &a);
+
+	if (r > 0) {
+		*type = a.type;
+		*data = a.data;
+		*len = a.len;
+	}
+	return r;
+}
+
 static uint32_t u32_at(const uint8_t *p)
 {
 	uint32_t v;

@@ -30,6 +30,14 @@ struct nl_walk {
 int nl_walk(struct nl_walk *w, const void *buf, size_t len);
 
 /*
+ * The next attribute of an attribute stream (rtattr and nlattr share their
+ * layout): 1 with its type (flag bits cleared), data and length, 0 at the
+ * end, -EPROTO when one overruns what is left.  *rem stays signed.
+ */
+int nl_attr_next(const uint8_t **p, long *rem, unsigned *type, const uint8_t **data,
+		 size_t *len);
+
+/*
  * One message's payload: 1 filled a record, 0 not ours to parse, -EPROTO
  * (or -ENOMEM).  A link is appended to the table, with its altnames; on 0
  * or an error the table is as it was.

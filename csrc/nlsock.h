@@ -16,4 +16,16 @@
 int nl_get(struct nl_sock *own, int strict, size_t want, struct nl_sock **out);
 void nl_put(struct nl_sock *s, struct nl_sock *own);
 
+/*
+ * linux.c: a request of another file through the one get/ask/put loop:
+ * ask() is called on each attempt, and starts its answer from empty.
+ */
+typedef int (*nl_ask_fn)(struct nl_sock *s, struct netifc_call *call, void *ctx);
+int netifc_nl_run(struct netifc_call *call, nl_ask_fn ask, void *ctx);
+/* A link's name by index (SIOCGIFNAME on s): 0, -ENODEV when none has it. */
+int nl_name_of(struct nl_sock *s, struct netifc_call *call, int32_t index, char *name);
+
+/* nlstats.c: the netlink backend's counters(). */
+int netifc_nl_counters(struct netifc_call *c, int32_t index, struct netifc_counters_table *out);
+
 #endif

@@ -264,6 +264,20 @@ static PyObject *iface_maddrs(PyObject *self, PyObject *unused)
 	return iface_addrs_kind(self, NETIFC_MULTICAST);
 }
 
+static PyObject *iface_counters(PyObject *self, PyObject *unused)
+{
+	(void)unused;
+	return netifc_counters_of(netifc_state_of_type(Py_TYPE(self)), IFACE(self)->index,
+				  IFACE(self)->name);
+}
+
+static PyObject *iface_link_settings(PyObject *self, PyObject *unused)
+{
+	(void)unused;
+	return netifc_link_settings_of(netifc_state_of_type(Py_TYPE(self)), IFACE(self)->index,
+				       IFACE(self)->name);
+}
+
 static PyObject *iface_reduce(PyObject *self, PyObject *unused)
 {
 	const IfaceObject *o = IFACE(self);
@@ -347,6 +361,17 @@ static PyMethodDef iface_methods[] = {
 	 "multicast_addrs($self, /)\n--\n\n"
 	 "The multicast groups this interface joined; () once it is gone.\n\n"
 	 "Raises OSError (with errno) when the kernel or the OS fails."},
+	{"counters", iface_counters, METH_NOARGS,
+	 "counters($self, /)\n--\n\n"
+	 "This interface's counters (one request for that link, never a dump).\n\n"
+	 "Raises NoSuchInterface once it is gone; OSError when the kernel or the\n"
+	 "OS fails."},
+	{"link_settings", iface_link_settings, METH_NOARGS,
+	 "link_settings($self, /)\n--\n\n"
+	 "This interface's speed (Mb/s) and duplex as a LinkSettings, asked of\n"
+	 "ethtool; None when the link cannot tell (virtual, no driver support,\n"
+	 "gone).\n\n"
+	 "Raises OSError when the OS fails."},
 	{"__reduce__", iface_reduce, METH_NOARGS, NULL},
 	{NULL, NULL, 0, NULL},
 };

@@ -101,3 +101,19 @@ void netifc_addrs_free(struct netifc_addrs *t)
 	free(t->v);
 	memset(t, 0, sizeof *t);
 }
+
+struct netifc_counters *netifc_counters_push(struct netifc_counters_table *t)
+{
+	struct netifc_counters *c = grow((void **)&t->v, &t->n, &t->cap, sizeof *t->v, 1);
+
+	if (!c)
+		return NULL;
+	t->n++;
+	return memset(c, 0, sizeof *c);
+}
+
+void netifc_counters_free(struct netifc_counters_table *t)
+{
+	free(t->v);
+	memset(t, 0, sizeof *t);
+}
