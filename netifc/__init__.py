@@ -41,6 +41,7 @@ from ._netifc import (
     interface_by_name,
     interfaces,
 )
+from ._netifc import Counters, LinkSettings, counters
 from .watch import (
     AddrAdded,
     AddrChanged,
@@ -66,6 +67,7 @@ __all__ = [
     "AddrChanged",
     "AddrFlags",
     "AddrRemoved",
+    "Counters",
     "Event",
     "Flags",
     "GroupJoined",
@@ -73,6 +75,7 @@ __all__ = [
     "Interface",
     "LinkAdded",
     "LinkChanged",
+    "LinkSettings",
     "LinkRemoved",
     "Live",
     "NoSuchInterface",
@@ -80,6 +83,7 @@ __all__ = [
     "Snapshot",
     "Watcher",
     "backend",
+    "counters",
     "interface_addrs",
     "interface_by_index",
     "interface_by_name",

@@ -142,10 +142,27 @@ def check_live() -> None:
         assert isinstance(assert_type(w.interfaces, "tuple[netifc.Interface, ...]"), tuple)
 
 
+def check_counters() -> None:
+    every = assert_type(netifc.counters(), "tuple[netifc.Counters, ...]")
+    for c in every:
+        assert isinstance(assert_type(c.index, int), int)
+        assert isinstance(assert_type(c.name, str), str)
+        rx = assert_type(c.rx_bytes, "int | None")
+        assert rx is None or rx >= 0
+        assert isinstance(assert_type(c.as_dict(), "dict[str, int | None]"), dict)
+    lo = netifc.interface_by_name("lo")
+    assert assert_type(lo.counters(), netifc.Counters).index == lo.index
+    ls = assert_type(lo.link_settings(), "netifc.LinkSettings | None")
+    if ls is not None:
+        assert_type(ls.speed, "int | None")
+        assert_type(ls.duplex, "str | None")
+
+
 def main() -> None:
     check_flags()
     check_module()
     check_live()
+    check_counters()
 
 
 if __name__ == "__main__":
