@@ -93,6 +93,7 @@ PEER_CASES = [
     ("BenchmarkInterfacesAndAddrs", "pyroute2.get_addr(index)"),
     (bench.SNAPSHOT, "psutil.net_if_addrs+net_if_stats"),
     (bench.SNAPSHOT, "pyroute2.get_links+get_addr"),
+    ("Counters", "psutil.net_io_counters(pernic)"),
 ]
 
 
@@ -103,3 +104,13 @@ def BenchmarkPeer(benchmark, peers, group, peer):
         pytest.skip(f"{peer.split('.')[0]} is not installed (pip install '.[bench]')")
     benchmark.group = group
     benchmark(fn)
+
+
+@pytest.mark.benchmark(group="Counters")
+def BenchmarkCounters(benchmark, lo):
+    run(benchmark, lo, "Counters")
+
+
+@pytest.mark.benchmark(group="InterfaceCounters")
+def BenchmarkInterfaceCounters(benchmark, lo):
+    run(benchmark, lo, "InterfaceCounters")

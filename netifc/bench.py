@@ -57,6 +57,9 @@ LIVE = {
     "LiveInterfaces": "BenchmarkInterfaces",
     "LiveInterfaceAddrs": "BenchmarkInterfaceAddrs",
 }
+# Counters: every link's (one RTM_GETSTATS dump) against psutil's
+# net_io_counters(pernic=True); loopback's own (one request).
+COUNTERS = ("Counters", "InterfaceCounters")
 ROUNDS = 3                  # turns of netifc and floor timing, with --floor
 FLOORS = ("fresh_floor", "kept_floor")  # result keys: a socket per round, one socket kept
 
@@ -89,6 +92,8 @@ def bodies(lo: netifc.Interface, lv: Optional[netifc.Live] = None
         "BenchmarkInterfacesAndMulticastAddrs": lo.multicast_addrs,
         SNAPSHOT: netifc.snapshot,
         **live_rows,
+        "Counters": netifc.counters,
+        "InterfaceCounters": lo.counters,
     }
 
 
@@ -109,7 +114,8 @@ def floor_requests(lo: netifc.Interface) -> Dict[str, Tuple[Any, ...]]:
 def peer_bodies(lo: netifc.Interface) -> Dict[str, Dict[str, Callable[[], object]]]:
     """{benchmark name: {peer: callable}} for the peers that are installed
     (imported by name: type checkers need none of them)."""
-    peers: Dict[str, Dict[str, Callable[[], object]]] = {name: {} for name in GO_NAMES + (SNAPSHOT,)}
+    peers: Dict[str, Dict[str, Callable[[], object]]] = {
+        name: {} for name in GO_NAMES + (SNAPSHOT,) + COUNTERS}
     peers["BenchmarkInterfaces"]["socket.if_nameindex"] = socket.if_nameindex
     peers["BenchmarkInterfaceByIndex"]["socket.if_indextoname"] = \
         lambda: socket.if_indextoname(lo.index)
@@ -124,6 +130,8 @@ def peer_bodies(lo: netifc.Interface) -> Dict[str, Dict[str, Callable[[], object
         peers["BenchmarkInterfaceAddrs"]["psutil.net_if_addrs"] = psutil.net_if_addrs
         peers[SNAPSHOT]["psutil.net_if_addrs+net_if_stats"] = \
             lambda: (psutil.net_if_addrs(), psutil.net_if_stats())
+        peers["Counters"]["psutil.net_io_counters(pernic)"] = \
+            lambda: psutil.net_io_counters(pernic=True)
     try:
         netifaces = importlib.import_module("netifaces")
     except ImportError:
@@ -379,7 +387,7 @@ def run(args: argparse.Namespace, netns: Optional[str] = None) -> Dict[str, Any]
               "fresh_floor": {}, "kept_floor": {}, "go": {}, "peers": {},
               "bytes": object_bytes()}
     lv = netifc.live() if hasattr(_netifc, "_Tables") else None
-    names = GO_NAMES + (SNAPSHOT,) + (tuple(LIVE) if lv is not None else ())
+    names = GO_NAMES + (SNAPSHOT,) + (tuple(LIVE) if lv is not None else ()) + COUNTERS
     floors = floor_requests(lo) if args.floor else {}
     for name, fn in bodies(lo, lv).items():
         # With --floor netifc and the two floors are timed in turns, ROUNDS
