@@ -1,6 +1,7 @@
 /*
  * libFuzzer target: nl_walk() and the link/address parsers on arbitrary
- * bytes, the way linux.c drives them, and nl_parse_events() the way a
+ * bytes, the way linux.c drives them (with the counters' and the link
+ * settings' parsers of statsparse.c on every message), and nl_parse_events() the way a
  * watch does.  Byte 0 picks a dump (bit 0) or a single reply, or (bit 1)
  * notifications; the rest is the datagram.  For replies, the sequence
  * number and port id are taken from its first header, so recorded replies
@@ -11,11 +12,24 @@
 #include <linux/netlink.h>
 
 #include "../nlparse.h"
+#include "../statsparse.h"
 
 struct tables {
 	struct netifc_links links;
 	struct netifc_addrs addrs;
 };
+
+/* The counters' and link settings' parsers: each message is tried as each. */
+static void stats_and_settings(uint16_t type, const uint8_t *p, size_t len)
+{
+	struct netifc_counters c;
+	struct netifc_link_settings ls;
+	uint16_t id;
+
+	nl_parse_stats(type, p, len, &c);
+	nl_parse_genl_family(p, len, &id);
+	nl_parse_linkmodes(p, len, &ls);
+}
 
 static int on_msg(uint16_t type, const uint8_t *p, size_t len, void *ctx)
 {
@@ -23,6 +37,7 @@ static int on_msg(uint16_t type, const uint8_t *p, size_t len, void *ctx)
 	struct netifc_addr *a;
 	int r;
 
+	stats_and_settings(type, p, len);
 	if ((r = nl_parse_link(type, p, len, &t->links)) < 0)
 		return r;
 	if (!(a = netifc_addrs_push(&t->addrs)))

@@ -17,6 +17,8 @@ import sys
 
 NLM_F_REQUEST, NLM_F_DUMP = 0x1, 0x300
 RTM_GETLINK, RTM_GETADDR, RTM_GETMULTICAST = 18, 22, 58
+RTM_GETSTATS, STATS_LINK_64 = 94, 1     # filter_mask: IFLA_STATS_LINK_64 only
+NETLINK_GENERIC, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME = 16, 16, 3, 2
 NLMSG_DONE, NLMSG_ERROR = 3, 2
 IFLA_IFNAME = 3
 
@@ -77,6 +79,21 @@ def record_events(out, prefix):
         sock.close()
 
 
+def record_genl_family(out, prefix):
+    """The generic netlink controller's answer for the ethtool family."""
+    sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
+    sock.bind((0, 0))
+    name = b"ethtool\0"
+    body = struct.pack("=BBH", CTRL_CMD_GETFAMILY, 1, 0) + \
+        struct.pack("=HH", 4 + len(name), CTRL_ATTR_FAMILY_NAME) + name
+    try:
+        data = request(sock, 1, GENL_ID_CTRL, NLM_F_REQUEST, body)
+    finally:
+        sock.close()
+    with open(os.path.join(out, "netlink", prefix + "genl-family-ethtool"), "wb") as f:
+        f.write(bytes([0]) + data)
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "corpus")
     prefix = sys.argv[2] if len(sys.argv) > 2 else "host-"
@@ -95,11 +112,14 @@ def main():
         "addr-dump": (1, RTM_GETADDR, NLM_F_DUMP, struct.pack("=BBBBI", 0, 0, 0, 0, 0)),
         "mcast4-dump": (1, RTM_GETMULTICAST, NLM_F_DUMP, struct.pack("=BBBBI", 2, 0, 0, 0, 0)),
         "mcast6-dump": (1, RTM_GETMULTICAST, NLM_F_DUMP, struct.pack("=BBBBI", 10, 0, 0, 0, 0)),
+        "stats-dump": (1, RTM_GETSTATS, NLM_F_DUMP, struct.pack("=BBHiI", 0, 0, 0, 0, STATS_LINK_64)),
+        "stats-one": (0, RTM_GETSTATS, 0, struct.pack("=BBHiI", 0, 0, 0, 1, STATS_LINK_64)),
     }
     for seq, (label, (dump, mtype, flags, body)) in enumerate(seeds.items(), 1):
         data = request(sock, seq, mtype, NLM_F_REQUEST | flags, body)
         with open(os.path.join(out, "netlink", prefix + label), "wb") as f:
             f.write(bytes([dump]) + data)
+    record_genl_family(out, prefix)
     for i, path in enumerate(("/proc/net/igmp", "/proc/net/igmp6")):
         with open(path, "rb") as f, open(os.path.join(out, "procnet", prefix + os.path.basename(path)), "wb") as g:
             g.write(bytes([i]) + f.read())
