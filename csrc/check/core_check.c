@@ -22,6 +22,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 
+#include "../ethtool.h"
 #include "../nlio.h"
 #include "../nlwatch.h"
 #include "compare.h"
@@ -71,6 +72,32 @@ static void round_of(const struct netifc_backend *b)
 	}
 }
 
+/* Counters of every link, of one, of none; loopback's settings (unknown). */
+static void counters_round(const struct netifc_backend *b)
+{
+	struct netifc_counters_table t = { 0 };
+	struct netifc_call c = { .opts = opts };
+	struct netifc_link_settings ls;
+
+	expect(b->counters(&c, 0, &t) < 0, 0, "counters(all)");
+	expect(t.n > 0 && t.v[0].name[0] != 0, 1, "counters(all) named");
+	netifc_counters_free(&t);
+	expect(b->counters(&c, 1, &t), 0, "counters(1)");
+	expect((int)t.n, 1, "counters(1) is one record");
+	netifc_counters_free(&t);
+	expect(b->counters(&c, 0x7ffffff0, &t), -ENODEV, "counters(missing)");
+	expect((int)t.n, 0, "counters(missing) is empty");
+	netifc_counters_free(&t);
+	c.opts = opts | NETIFC_NO_ETHTOOL_NL;
+	for (int i = 0; i < 2; i++, c.opts = opts) {
+		expect(netifc_link_settings(&c, 1, "lo", &ls), 0, "link settings(lo)");
+		expect(ls.speed == NETIFC_SPEED_UNKNOWN && ls.duplex == NETIFC_DUPLEX_UNKNOWN, 1,
+		       "loopback has no speed or duplex");
+		expect(netifc_link_settings(&c, 0x7ffffff0, "nfc-none0", &ls), 0,
+		       "link settings(missing)");
+	}
+}
+
 static void *rounds(void *arg)
 {
 	int i, n = *(int *)arg;
@@ -78,6 +105,8 @@ static void *rounds(void *arg)
 	for (i = 0; i < n; i++) {
 		round_of(netifc_backend_find("netlink"));
 		round_of(netifc_backend_find("getifaddrs"));
+		counters_round(netifc_backend_find("netlink"));
+		counters_round(netifc_backend_find("getifaddrs"));
 	}
 	return NULL;
 }

@@ -15,7 +15,7 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=
 $cc -o "$out/core_check" \
     "$here/core_check.c" "$here/compare.c" "$csrc"/linux.c "$csrc"/nlio.c "$csrc"/nlsock.c "$csrc"/nlparse.c "$csrc"/nlwatch.c \
     "$csrc"/proc.c "$csrc"/procnet.c "$csrc"/gifa.c "$csrc"/addr.c "$csrc"/vec.c \
-    "$csrc"/backend.c -lpthread
+    "$csrc"/backend.c "$csrc"/nlstats.c "$csrc"/statsparse.c "$csrc"/ethtool.c -lpthread
 "$out/core_check"
 "$here/in_lab.sh" "$out/core_check"
 $cc -o "$out/bsd_check" "$here/bsd_check.c" "$csrc/bsdaddr.c" "$csrc/addr.c"
