@@ -31,6 +31,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-w", "--watch", action="store_true",
                    help="print changes as they happen, like ip monitor (Ctrl-C ends it);"
                         " with --json, one JSON object per line")
+    p.add_argument("-s", "--stats", action="store_true",
+                   help="each interface's counters, like ip -s link (with --json: their"
+                        " every counter)")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the output (auto: on a terminal, unless NO_COLOR is set)")
     p.add_argument("--version", action="version", version=f"%(prog)s {netifc.__version__}")
@@ -147,6 +150,66 @@ def _watch(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---- -s/--stats: counters, as ip -s link shows them ------------------------------
+
+_STATS_ROWS = (
+    ("RX:", ("bytes", "packets", "errors", "dropped", "missed", "mcast"),
+     ("rx_bytes", "rx_packets", "rx_errors", "rx_dropped", "rx_missed_errors", "multicast"),
+     "rx_compressed"),
+    ("TX:", ("bytes", "packets", "errors", "dropped", "carrier", "collsns"),
+     ("tx_bytes", "tx_packets", "tx_errors", "tx_dropped", "tx_carrier_errors", "collisions"),
+     "tx_compressed"),
+)
+
+
+def _stats_lines(c: netifc.Counters) -> List[str]:
+    """ip's two rows of counters, each under its header; the columns as wide
+    as their widest number, and at least ip's widths."""
+    values = {row[0]: [getattr(c, f) or 0 for f in row[2]] for row in _STATS_ROWS}
+    widths = [10, 7, 6, 7, 7, 7]
+    for row in values.values():
+        widths = [max(w, len(str(v))) for w, v in zip(widths, row)]
+    lines = []
+    for label, heads, _, compressed in _STATS_ROWS:
+        extra = getattr(c, compressed) or 0
+        head = label + heads[0].rjust(widths[0] - len(label))
+        head += "".join(" " + h.rjust(w) for h, w in zip(heads[1:], widths[1:]))
+        nums = " ".join(str(v).rjust(w) for v, w in zip(values[label], widths))
+        lines.append("    " + head + (" compressed" if extra else ""))
+        lines.append("    " + nums + (f" {extra:>10}" if extra else ""))
+    return lines
+
+
+def _stats(args: argparse.Namespace) -> int:
+    try:
+        interfaces: Sequence[netifc.Interface] = (
+            (_find(args.ifname),) if args.ifname is not None else netifc.interfaces())
+        counters = {c.index: c for c in (
+            [interfaces[0].counters()] if args.ifname is not None else netifc.counters())}
+    except (netifc.NoSuchInterface, ValueError) as e:
+        print(f"netifc: {e.args[0] if e.args else e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"netifc: {e.strerror or e}", file=sys.stderr)
+        return 1
+    shown = [i for i in interfaces if i.index in counters]     # none that vanished between
+    if args.json:
+        out = json.dumps([{"index": i.index, "name": i.name,
+                           "counters": counters[i.index].as_dict()} for i in shown]) + "\n"
+    else:
+        color = _use_color(args.color, sys.stdout)
+        lines: List[str] = []
+        for i in shown:
+            block = netifc.render_text([i], [], color=color).splitlines()
+            lines += block[:2] + _stats_lines(counters[i.index]) + block[2:]
+        out = "".join(line + "\n" for line in lines)
+    try:
+        _write(out)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     """Run the command line; returns the exit status (0, 1 on a failure, and
     2 through SystemExit on a usage error)."""
@@ -156,6 +219,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         parser.error("argument IFNAME: an interface name cannot be empty")
     if args.watch:
         return _watch(args)
+    if args.stats:
+        if args.brief or args.multicast or args.family is not None:
+            parser.error("argument -s/--stats: not with -b, -m, -4 or -6")
+        return _stats(args)
     try:
         interfaces, addrs = _gather(args.ifname, args.multicast)
     except (netifc.NoSuchInterface, ValueError) as e:

@@ -1,11 +1,12 @@
 """Link counters and link settings, against /proc/net/dev, sysfs, ethtool and
 traffic the tests send between two namespaces over a veth pair."""
+import json
 import os
 import pickle
+import re
 import shutil
 import socket
-import subprocess
-import time
+import sys
 
 import pytest
 
@@ -280,3 +281,58 @@ def test_link_settings_of_a_vanished_interface_are_none(backend, pair):
         assert tuple(gone.link_settings()) == (10000, "full")
         a.ip("link", "del", "ctgone2")
         assert gone.link_settings() is None
+
+
+# ---- netifc -s ---------------------------------------------------------------
+
+def cli(ns, backend, *args):
+    name, options = PATHS[backend]
+    code = ("import sys, netifc._netifc as m; m._set_backend(sys.argv[1], int(sys.argv[2]));"
+            "from netifc.__main__ import main; sys.exit(main(sys.argv[3:]))")
+    return ns.run([sys.executable, "-c", code, name, str(options), *args], capture_output=True,
+                  text=True, errors="surrogateescape", cwd="/")
+
+
+def ip_stats(ns, *args):
+    """`ip -s link` text less what netifc -s leaves out: what `netifc` leaves
+    out of `ip addr` (test_cli_ip.strip_ip), and `mode` on the first line."""
+    from test_cli_ip import strip_ip
+    text = ns.ip("-s", "link", "show", *args).stdout
+    text = re.sub(r"(?m)^(\d+: .*) mode \S+", r"\1", text)
+    return strip_ip(text, ns.ipj("link", "show", *args))
+
+
+def test_cli_stats_is_ip_s_link(backend, pair):
+    for ns in pair:     # small counts: the 32-bit ones (getifaddrs) read the same
+        for args in ((), (("ca" if ns is pair[0] else "cb"),)):
+            want = ip_stats(ns, *args)
+            r = cli(ns, backend, "-s", *args)
+            assert r.returncode == 0 and r.stderr == "", r.stderr
+            assert ip_stats(ns, *args) == want, "counters moved while compared"
+            if backend == "getifaddrs":     # its operstate is derived from the flags
+                want = re.sub(r"(?m)^(\d+: .*) state \S+", r"\1", want)
+                r.stdout = re.sub(r"(?m)^(\d+: .*) state \S+", r"\1", r.stdout)
+            assert r.stdout == want
+
+
+def test_cli_stats_json_has_every_counter(backend, pair):
+    a, _ = pair
+    r = cli(a, backend, "-s", "-j", "ca")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert [(d["index"], d["name"]) for d in doc] == [(l["ifindex"], "ca")
+                                                      for l in a.ipj("link", "show", "ca")]
+    assert list(doc[0]["counters"]) == list(_netifc._counter_fields)
+    ip = a.ipj("-s", "link", "show", "ca")[0]["stats64"]
+    for field, key in (("rx_bytes", ("rx", "bytes")), ("tx_packets", ("tx", "packets"))):
+        got = doc[0]["counters"][field]
+        assert got is not None and got % WRAP == ip[key[0]][key[1]] % WRAP
+
+
+def test_cli_stats_refuses_other_forms(backend):
+    from nslab import Host
+    for args in (("-s", "-b"), ("-s", "-m"), ("-s", "-4")):
+        r = cli(Host(), backend, *args)
+        assert r.returncode == 2 and "-s/--stats" in r.stderr
+    r = cli(Host(), backend, "-s", "nfc-none0")
+    assert r.returncode == 1 and "nfc-none0" in r.stderr
