@@ -149,21 +149,24 @@ static PyObject *counters_richcompare(PyObject *a, PyObject *b, int op)
 	return PyBool_FromLong(op == Py_EQ ? eq : !eq);
 }
 
+/* FNV-1a over the bytes fed to it, in order. */
+static void hash_add(uint64_t *h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n--)
+		*h = (*h ^ *b++) * 1099511628211ull;
+}
+
 static Py_hash_t counters_hash(PyObject *self)
 {
 	const struct netifc_counters *c = COUNTERS(self);
-	const unsigned char *p;
-	uint64_t h = 1469598103934665603ull;   /* FNV-1a over the compared fields */
-	size_t i, n;
+	uint64_t h = 1469598103934665603ull;
 
-	for (i = 0; i < 4; i++) {
-		p = i == 0 ? (const void *)&c->index : i == 1 ? (const void *)&c->known
-		  : i == 2 ? (const void *)c->name : (const void *)c->v;
-		n = i == 0 ? sizeof c->index : i == 1 ? 1 : i == 2 ? strlen(c->name) + 1
-		  : c->known * sizeof c->v[0];
-		while (n--)
-			h = (h ^ *p++) * 1099511628211ull;
-	}
+	hash_add(&h, &c->index, sizeof c->index);
+	hash_add(&h, &c->known, sizeof c->known);
+	hash_add(&h, c->name, strlen(c->name) + 1);
+	hash_add(&h, c->v, c->known * sizeof c->v[0]);
 	return (Py_hash_t)h == -1 ? -2 : (Py_hash_t)h;
 }
 
