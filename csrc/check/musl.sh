@@ -22,7 +22,8 @@ ln -s "/usr/include/$(gcc -print-multiarch)/asm" "$out/kernel/asm"
 cc="musl-gcc -std=gnu11 -g -O1 -static -Wall -Wextra -Werror -idirafter $out/kernel -I$csrc
     -fsanitize=undefined -fsanitize-undefined-trap-on-error"
 core="$csrc/linux.c $csrc/nlio.c $csrc/nlsock.c $csrc/nlparse.c $csrc/nlwatch.c $csrc/proc.c
-      $csrc/procnet.c $csrc/gifa.c $csrc/addr.c $csrc/vec.c $csrc/backend.c"
+      $csrc/procnet.c $csrc/gifa.c $csrc/addr.c $csrc/vec.c $csrc/backend.c
+      $csrc/nlstats.c $csrc/statsparse.c $csrc/ethtool.c"
 
 echo "-- core_check"
 $cc -o "$out/core_check" "$here/core_check.c" "$here/compare.c" $core -lpthread
@@ -38,6 +39,6 @@ $cc -o "$out/bsd_check" "$here/bsd_check.c" "$csrc/bsdaddr.c" "$csrc/addr.c"
 for target in netlink procnet; do
     echo "-- fuzz_$target over its corpus"
     $cc -o "$out/replay_$target" "$csrc/fuzz/replay.c" "$csrc/fuzz/fuzz_$target.c" \
-        "$csrc/nlparse.c" "$csrc/procnet.c" "$csrc/addr.c" "$csrc/vec.c"
+        "$csrc/nlparse.c" "$csrc/statsparse.c" "$csrc/procnet.c" "$csrc/addr.c" "$csrc/vec.c"
     "$out/replay_$target" "$csrc/fuzz/corpus/$target"
 done
