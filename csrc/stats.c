@@ -232,6 +232,17 @@ static PyType_Spec counters_spec = {
 
 /* ---- calls ------------------------------------------------------------ */
 
+/* A backend without counters answers EOPNOTSUPP. */
+static int counters_call(modstate *st, struct netifc_call *call, int32_t index,
+			 struct netifc_counters_table *t)
+{
+	if (!st->backend->counters) {
+		call->step = st->backend->name;
+		return -EOPNOTSUPP;
+	}
+	return st->backend->counters(call, index, t);
+}
+
 static PyObject *table_tuple(modstate *st, const struct netifc_counters_table *t)
 {
 	PyObject *tup = PyTuple_New((Py_ssize_t)t->n), *o;
@@ -256,7 +267,7 @@ static PyObject *m_counters(PyObject *m, PyObject *unused)
 
 	(void)unused;
 	Py_BEGIN_ALLOW_THREADS
-	r = st->backend->counters(&call, 0, &t);
+	r = counters_call(st, &call, 0, &t);
 	Py_END_ALLOW_THREADS
 	res = r < 0 ? netifc_core_error(st, &call, r, NULL) : table_tuple(st, &t);
 	netifc_counters_free(&t);
@@ -271,7 +282,7 @@ PyObject *netifc_counters_of(modstate *st, int32_t index, const char *name)
 	int r;
 
 	Py_BEGIN_ALLOW_THREADS
-	r = st->backend->counters(&call, index, &t);
+	r = counters_call(st, &call, index, &t);
 	Py_END_ALLOW_THREADS
 	if (r == 0 && t.n == 1)
 		res = new_counters(st, &t.v[0]);
