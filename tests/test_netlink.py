@@ -154,6 +154,12 @@ def test_forged_flood_changes_nothing(backend):
         ns.batch(["link add f0 type veth peer name f1",
                   "addr add 192.0.2.7/24 dev f0", "addr add 2001:db8:f::7/64 dev f0 nodad",
                   "link set f0 up", "link set f1 up"])
+        # Both ends up: the carrier comes a moment later, and with it each end's
+        # link-local address. The views are taken once both are there.
+        deadline = time.monotonic() + 10
+        while sum(a[1].startswith("fe80:") for a in ip_addr_views(ns)) < 2:
+            assert time.monotonic() < deadline, "no link-local address came"
+            time.sleep(0.05)
         want_links = sorted(ip_link_view(l) for l in ns.ipj("link", "show"))
         want_addrs = ip_addr_views(ns)
         result = {}
