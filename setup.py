@@ -8,7 +8,7 @@ from setuptools import Extension, setup
 LINUX = sys.platform.startswith("linux")
 # rtnetlink and /proc exist on Linux only.
 LINUX_ONLY = {"linux.c", "nlio.c", "nlsock.c", "nlparse.c", "nlwatch.c", "live.c", "livetab.c", "proc.c",
-              "procnet.c"}
+              "procnet.c", "nlroute.c", "linux_routes.c", "routes.c"}
 # netifc._floor's own files, and the core files it is built with besides.
 FLOOR = {"floor.c", "floormodule.c"}
 FLOOR_CORE = ["nlio.c", "nlparse.c", "addr.c", "vec.c"]

@@ -18,6 +18,7 @@
 
 #include "nlsock.h"
 #include "procnet.h"
+#include "nlroute.h"
 
 struct collect {
 	struct netifc_links *links;
@@ -221,7 +222,9 @@ static int zones_by_name(struct nl_sock *s, struct netifc_call *call, struct net
 
 /* What one call asks for, and where it puts the answer. */
 struct job {
-	enum { JOB_LINKS, JOB_LINK, JOB_ADDRS } what;
+	enum { JOB_LINKS, JOB_LINK, JOB_ADDRS, JOB_OTHER } what;
+	netifc_nl_ask ask;              /* JOB_OTHER: another file's request */
+	void *ctx;
 	enum netifc_kind kind;
 	int32_t index;
 	const char *name;
@@ -277,6 +280,8 @@ static int do_job(struct nl_sock *s, struct netifc_call *call, struct job *j)
 		return dump_links(s, call, j->links);
 	case JOB_LINK:
 		return get_link(s, call, j->index, j->name, j->links);
+	case JOB_OTHER:
+		return j->ask(s, call, j->ctx);
 	default:
 		return j->index ? one_link_addrs(s, call, j) : all_addrs(s, call, j);
 	}
@@ -347,6 +352,18 @@ static int linux_addrs(struct netifc_call *call, enum netifc_kind kind, int32_t 
 	r = run(call, &j);
 
 	return r == -ENODEV && index ? 0 : r;   /* a vanished link has no addresses */
+}
+
+int netifc_nl_run(struct netifc_call *call, netifc_nl_ask ask, void *ctx)
+{
+	struct job j = { .what = JOB_OTHER, .ask = ask, .ctx = ctx };
+
+	return run(call, &j);
+}
+
+int netifc_nl_name_of(struct nl_sock *s, struct netifc_call *call, int32_t index, char *name)
+{
+	return name_of(s, call, index, name);
 }
 
 const struct netifc_backend netifc_backend_netlink = {

@@ -309,6 +309,8 @@ static int module_exec(PyObject *m)
 #ifdef __linux__
 	if (netifc_add_tables_type(m, st) < 0)
 		return -1;
+	if (netifc_add_route_types(m, st) < 0)
+		return -1;
 #endif
 	st->NoSuchInterface = PyErr_NewExceptionWithDoc(
 		"netifc.NoSuchInterface", "No network interface has the index or name asked for.",
@@ -326,6 +328,9 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
 	Py_VISIT(st->Interface);
 	Py_VISIT(st->Addr);
 	Py_VISIT(st->Tables);
+	Py_VISIT(st->Route);
+	Py_VISIT(st->NextHop);
+	Py_VISIT(st->RouteType);
 	Py_VISIT(st->NoSuchInterface);
 	Py_VISIT(st->AddressFamily);
 	Py_VISIT(st->Flags);
@@ -341,6 +346,9 @@ static int module_clear(PyObject *m)
 	Py_CLEAR(st->Interface);
 	Py_CLEAR(st->Addr);
 	Py_CLEAR(st->Tables);
+	Py_CLEAR(st->Route);
+	Py_CLEAR(st->NextHop);
+	Py_CLEAR(st->RouteType);
 	Py_CLEAR(st->NoSuchInterface);
 	Py_CLEAR(st->AddressFamily);
 	Py_CLEAR(st->Flags);

@@ -26,6 +26,9 @@ typedef struct {
 	PyTypeObject *Interface;
 	PyTypeObject *Addr;
 	PyTypeObject *Tables;   /* Linux: the live tables (live.c) */
+	PyTypeObject *Route;    /* Linux: Route and NextHop (routes.c) */
+	PyTypeObject *NextHop;
+	PyObject *RouteType;    /* netifc.RouteType, once registered */
 	PyObject *NoSuchInterface;
 	PyObject *AddressFamily;        /* socket.AddressFamily */
 	PyObject *Flags;        /* netifc.Flags, AddrFlags, Addr6Flags, once registered */
@@ -89,6 +92,9 @@ PyObject *netifc_make_addr(PyObject *m, PyObject *args);
 
 /* live.c (Linux): the _Tables type. */
 int netifc_add_tables_type(PyObject *m, modstate *st);
+
+/* routes.c (Linux): the Route and NextHop types and the route functions. */
+int netifc_add_route_types(PyObject *m, modstate *st);
 
 /*
  * module.c: the one place a core error becomes an exception (NULL).  what:
