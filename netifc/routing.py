@@ -6,15 +6,16 @@ names, the default gateways per family, and the checks of what callers pass.
 """
 from __future__ import annotations
 
+import dataclasses
 import enum
 import ipaddress
 import socket
-from typing import Dict, NamedTuple, Optional, Tuple, Union
+from typing import Dict, Optional, Tuple, Union
 
 from . import _netifc
 
 if hasattr(_netifc, "Route"):
-    from ._netifc import NextHop, Route
+    from ._netifc import NextHop as NextHop, Route as Route
 else:   # not Linux: the names exist, the calls say why they cannot work
     class Route:  # type: ignore[no-redef]
         """A route (Linux only)."""
@@ -164,10 +165,14 @@ def _destination(
     else:
         raise TypeError("route_get: destination must be str, IPv4Address or IPv6Address,"
                         f" not {type(destination).__name__}")
-    zone = getattr(ip, "scope_id", None)
+    zone = ip.scope_id if isinstance(ip, ipaddress.IPv6Address) else None
     index = 0
     if zone:
-        index = int(zone) if zone.isdigit() else socket.if_nametoindex(zone)
+        try:
+            index = int(zone) if zone.isdigit() else socket.if_nametoindex(zone)
+        except OSError:
+            raise ValueError(f"route_get: no interface {zone!r} for the zone of"
+                             f" {str(destination)!r}") from None
     family = socket.AF_INET if ip.version == 4 else socket.AF_INET6
     return family, ip.packed, index
 
@@ -188,7 +193,8 @@ def route_get(destination: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Addre
     return _netifc._route_get(family, packed, index)
 
 
-class Gateway(NamedTuple):
+@dataclasses.dataclass(frozen=True)
+class Gateway:
     """A default route's gateway: its address (IPv6 link-local with its zone,
     ``fe80::1%eth0``), the interface it is reached on, the metric, and the
     route it comes from."""
@@ -223,4 +229,8 @@ def default_gateways() -> Dict[socket.AddressFamily, Tuple[Gateway, ...]]:
             if gw is not None:
                 found.setdefault(r.family, []).append(
                     Gateway(_zoned(gw, name), name, index, r.metric, r))
-    return {f: tuple(sorted(g, key=lambda x: x.metric)) for f, g in sorted(found.items())}
+    return {f: tuple(sorted(g, key=_metric_of)) for f, g in sorted(found.items())}
+
+
+def _metric_of(g: Gateway) -> int:
+    return g.metric
