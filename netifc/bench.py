@@ -57,6 +57,8 @@ LIVE = {
     "LiveInterfaces": "BenchmarkInterfaces",
     "LiveInterfaceAddrs": "BenchmarkInterfaceAddrs",
 }
+# Routes: the main table's routes (both families) and the route to 127.0.0.1.
+ROUTES = ("Routes", "RouteGet")
 ROUNDS = 3                  # turns of netifc and floor timing, with --floor
 FLOORS = ("fresh_floor", "kept_floor")  # result keys: a socket per round, one socket kept
 
@@ -88,8 +90,16 @@ def bodies(lo: netifc.Interface, lv: Optional[netifc.Live] = None
         "BenchmarkInterfacesAndAddrs": lo.addrs,
         "BenchmarkInterfacesAndMulticastAddrs": lo.multicast_addrs,
         SNAPSHOT: netifc.snapshot,
+        **route_bodies(),
         **live_rows,
     }
+
+
+def route_bodies() -> Dict[str, Callable[[], object]]:
+    """The route rows (Linux): netifc.routes() and netifc.route_get()."""
+    if not hasattr(_netifc, "_routes"):
+        return {}
+    return {"Routes": netifc.routes, "RouteGet": lambda: netifc.route_get("127.0.0.1")}
 
 
 def floor_requests(lo: netifc.Interface) -> Dict[str, Tuple[Any, ...]]:
@@ -103,7 +113,18 @@ def floor_requests(lo: netifc.Interface) -> Dict[str, Tuple[Any, ...]]:
         "BenchmarkInterfacesAndAddrs": ("link_addrs", lo.index),
         "BenchmarkInterfacesAndMulticastAddrs": ("link_groups", lo.index),
         SNAPSHOT: ("snapshot",),
+        **route_floors(),
     }
+
+
+def route_floors() -> Dict[str, Tuple[Any, ...]]:
+    """The route rows' requests, and the links whose names netifc asks for."""
+    if not hasattr(_netifc, "_routes"):
+        return {}
+    links = sorted({i for r in netifc.routes() for i in [r.index, *(h.index for h in r.nexthops)]
+                    if i})
+    return {"Routes": ("routes", 0, None, links),
+            "RouteGet": ("route_get", 0, None, [netifc.route_get("127.0.0.1").index])}
 
 
 def peer_bodies(lo: netifc.Interface) -> Dict[str, Dict[str, Callable[[], object]]]:
@@ -379,7 +400,8 @@ def run(args: argparse.Namespace, netns: Optional[str] = None) -> Dict[str, Any]
               "fresh_floor": {}, "kept_floor": {}, "go": {}, "peers": {},
               "bytes": object_bytes()}
     lv = netifc.live() if hasattr(_netifc, "_Tables") else None
-    names = GO_NAMES + (SNAPSHOT,) + (tuple(LIVE) if lv is not None else ())
+    names = GO_NAMES + (SNAPSHOT,) + tuple(route_bodies()) + \
+        (tuple(LIVE) if lv is not None else ())
     floors = floor_requests(lo) if args.floor else {}
     for name, fn in bodies(lo, lv).items():
         # With --floor netifc and the two floors are timed in turns, ROUNDS

@@ -153,6 +153,13 @@ def _destination(
     destination: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address],
 ) -> Tuple[int, bytes, int]:
     """(family, packed address, interface index of its zone or 0)."""
+    if isinstance(destination, str) and "%" not in destination:
+        # The common case, without ipaddress's parsing (several times the request's cost).
+        for family in (socket.AF_INET, socket.AF_INET6):
+            try:
+                return family, socket.inet_pton(family, destination), 0
+            except (OSError, ValueError):
+                continue
     if isinstance(destination, str):
         text = destination.strip()
         try:
