@@ -330,7 +330,8 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
 	Py_VISIT(st->Tables);
 	Py_VISIT(st->Route);
 	Py_VISIT(st->NextHop);
-	Py_VISIT(st->RouteType);
+	Py_VISIT(st->RouteTypes);
+	Py_VISIT(st->RouteFamilies);
 	Py_VISIT(st->NoSuchInterface);
 	Py_VISIT(st->AddressFamily);
 	Py_VISIT(st->Flags);
@@ -348,7 +349,8 @@ static int module_clear(PyObject *m)
 	Py_CLEAR(st->Tables);
 	Py_CLEAR(st->Route);
 	Py_CLEAR(st->NextHop);
-	Py_CLEAR(st->RouteType);
+	Py_CLEAR(st->RouteTypes);
+	Py_CLEAR(st->RouteFamilies);
 	Py_CLEAR(st->NoSuchInterface);
 	Py_CLEAR(st->AddressFamily);
 	Py_CLEAR(st->Flags);

@@ -28,7 +28,8 @@ typedef struct {
 	PyTypeObject *Tables;   /* Linux: the live tables (live.c) */
 	PyTypeObject *Route;    /* Linux: Route and NextHop (routes.c) */
 	PyTypeObject *NextHop;
-	PyObject *RouteType;    /* netifc.RouteType, once registered */
+	PyObject *RouteTypes;   /* once registered: RouteType(i) for i in range(256) */
+	PyObject *RouteFamilies;        /* socket.AddressFamily(i) for i up to AF_INET6 */
 	PyObject *NoSuchInterface;
 	PyObject *AddressFamily;        /* socket.AddressFamily */
 	PyObject *Flags;        /* netifc.Flags, AddrFlags, Addr6Flags, once registered */

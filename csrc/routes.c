@@ -212,21 +212,24 @@ static PyObject *routes_tuple(modstate *st, const struct netifc_routes *t)
 	return tup;
 }
 
-static PyObject *enum_of(PyObject *cls, unsigned long v)
+/* Member v of an enum registered as a tuple of its members (making one costs microseconds). */
+static PyObject *member_of(PyObject *members, unsigned v)
 {
-	return cls ? PyObject_CallFunction(cls, "k", v) : PyLong_FromUnsignedLong(v);
+	if (members && v < (size_t)PyTuple_GET_SIZE(members))
+		return Py_NewRef(PyTuple_GET_ITEM(members, v));
+	return PyLong_FromUnsignedLong(v);
 }
 
 static PyObject *route_family(PyObject *self, void *c)
 {
 	(void)c;
-	return enum_of(netifc_state_of_type(Py_TYPE(self))->AddressFamily, ROUTE(self)->family);
+	return member_of(netifc_state_of_type(Py_TYPE(self))->RouteFamilies, ROUTE(self)->family);
 }
 
 static PyObject *route_type(PyObject *self, void *c)
 {
 	(void)c;
-	return enum_of(netifc_state_of_type(Py_TYPE(self))->RouteType, ROUTE(self)->type);
+	return member_of(netifc_state_of_type(Py_TYPE(self))->RouteTypes, ROUTE(self)->type);
 }
 
 /* "192.0.2.0/24", "::/0": the network text ipaddress gives. */
@@ -403,18 +406,23 @@ static PyObject *m_route_get(PyObject *m, PyObject *args)
 	return res;
 }
 
-static PyObject *m_register_routes(PyObject *m, PyObject *route_type)
+static PyObject *m_register_routes(PyObject *m, PyObject *args)
 {
 	modstate *st = PyModule_GetState(m);
+	PyObject *types, *families;
 
-	Py_XSETREF(st->RouteType, Py_NewRef(route_type));
+	if (!PyArg_ParseTuple(args, "O!O!:_register_routes", &PyTuple_Type, &types,
+			      &PyTuple_Type, &families))
+		return NULL;
+	Py_XSETREF(st->RouteTypes, Py_NewRef(types));
+	Py_XSETREF(st->RouteFamilies, Py_NewRef(families));
 	Py_RETURN_NONE;
 }
 
 static PyMethodDef route_functions[] = {
 	{"_routes", m_routes, METH_VARARGS, NULL},
 	{"_route_get", m_route_get, METH_VARARGS, NULL},
-	{"_register_routes", m_register_routes, METH_O, NULL},
+	{"_register_routes", m_register_routes, METH_VARARGS, NULL},
 	{NULL, NULL, 0, NULL},
 };
 

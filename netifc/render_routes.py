@@ -8,6 +8,7 @@ from .routing import Route, RouteType, table_name
 
 _MAIN = 254
 _BOOT = 3
+_UNICAST = int(RouteType.UNICAST)
 
 # iproute2's names for protocols and scopes; /etc/iproute2 may add protocols.
 _PROTOCOLS = {0: "unspec", 1: "redirect", 2: "kernel", 3: "boot", 4: "static", 8: "gated",
@@ -65,7 +66,7 @@ def _has_metric(r: Route) -> bool:
 def route_line(r: Route, show_table: bool, protocols: Dict[int, str]) -> str:
     """One route as ip prints it (its next hops on the lines after)."""
     words: List[str] = []
-    if r.type != RouteType.UNICAST:
+    if r.type != _UNICAST:
         words.append(str(r.type))
     words.append(_dst(r))
     via = _via(r.gateway, r.family)
@@ -117,7 +118,7 @@ def route_json(r: Route, show_table: bool = False,
     """One route in the shape of ``ip -j route``'s objects."""
     protocols = protocols if protocols is not None else _protocols()
     out: Dict[str, Any] = {}
-    if r.type != RouteType.UNICAST:
+    if r.type != _UNICAST:
         out["type"] = str(r.type)
     out["dst"] = _dst(r)
     if r.gateway is not None:

@@ -54,8 +54,15 @@ class RouteType(enum.IntEnum):
         return self.name.lower()
 
 
+# Compared with a plain int: an enum member's lookup costs a microsecond.
+_UNICAST = int(RouteType.UNICAST)
+
 if hasattr(_netifc, "_register_routes"):
-    _netifc._register_routes(RouteType)
+    # Members by number, for the C getters: looked up, not made, per access.
+    _netifc._register_routes(
+        tuple(RouteType(i) for i in range(256)),
+        tuple(socket.AddressFamily(i) if i in (socket.AF_INET, socket.AF_INET6) else i
+              for i in range(socket.AF_INET6 + 1)))
 
 # The tables iproute2 reserves, by name; /etc/iproute2/rt_tables may add more.
 TABLES: Dict[str, int] = {"default": 253, "main": 254, "local": 255}
@@ -214,9 +221,11 @@ class Gateway:
 
 
 def _zoned(gateway: str, interface: str) -> str:
-    ip = ipaddress.ip_address(gateway)
-    if ip.version == 6 and ip.is_link_local and interface:
-        return f"{gateway}%{interface}"
+    """An IPv6 link-local gateway (fe80::/10) with its zone."""
+    if ":" in gateway and interface:
+        packed = socket.inet_pton(socket.AF_INET6, gateway)
+        if packed[0] == 0xFE and packed[1] & 0xC0 == 0x80:
+            return f"{gateway}%{interface}"
     return gateway
 
 
@@ -228,7 +237,7 @@ def default_gateways() -> Dict[socket.AddressFamily, Tuple[Gateway, ...]]:
     """
     found: Dict[socket.AddressFamily, list[Gateway]] = {}
     for r in routes(None, "main"):
-        if r.prefixlen or r.type != RouteType.UNICAST:
+        if r.prefixlen or r.type != _UNICAST:
             continue
         hops = [(h.gateway, h.interface, h.index) for h in r.nexthops] or \
                [(r.gateway, r.interface, r.index)]
