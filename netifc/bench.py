@@ -57,8 +57,9 @@ LIVE = {
     "LiveInterfaces": "BenchmarkInterfaces",
     "LiveInterfaceAddrs": "BenchmarkInterfaceAddrs",
 }
-# Routes: the main table's routes (both families) and the route to 127.0.0.1.
-ROUTES = ("Routes", "RouteGet")
+# Routes: the main table's routes (both families), its default gateways (the
+# same dump) and the route to 127.0.0.1.
+ROUTES = ("Routes", "DefaultGateways", "RouteGet")
 ROUNDS = 3                  # turns of netifc and floor timing, with --floor
 FLOORS = ("fresh_floor", "kept_floor")  # result keys: a socket per round, one socket kept
 
@@ -99,7 +100,8 @@ def route_bodies() -> Dict[str, Callable[[], object]]:
     """The route rows (Linux): netifc.routes() and netifc.route_get()."""
     if not hasattr(_netifc, "_routes"):
         return {}
-    return {"Routes": netifc.routes, "RouteGet": lambda: netifc.route_get("127.0.0.1")}
+    return {"Routes": netifc.routes, "DefaultGateways": netifc.default_gateways,
+            "RouteGet": lambda: netifc.route_get("127.0.0.1")}
 
 
 def floor_requests(lo: netifc.Interface) -> Dict[str, Tuple[Any, ...]]:
@@ -124,13 +126,15 @@ def route_floors() -> Dict[str, Tuple[Any, ...]]:
     links = sorted({i for r in netifc.routes() for i in [r.index, *(h.index for h in r.nexthops)]
                     if i})
     return {"Routes": ("routes", 0, None, links),
+            "DefaultGateways": ("routes", 0, None, links),
             "RouteGet": ("route_get", 0, None, [netifc.route_get("127.0.0.1").index])}
 
 
 def peer_bodies(lo: netifc.Interface) -> Dict[str, Dict[str, Callable[[], object]]]:
     """{benchmark name: {peer: callable}} for the peers that are installed
     (imported by name: type checkers need none of them)."""
-    peers: Dict[str, Dict[str, Callable[[], object]]] = {name: {} for name in GO_NAMES + (SNAPSHOT,)}
+    peers: Dict[str, Dict[str, Callable[[], object]]] = {
+        name: {} for name in GO_NAMES + (SNAPSHOT,) + ROUTES}
     peers["BenchmarkInterfaces"]["socket.if_nameindex"] = socket.if_nameindex
     peers["BenchmarkInterfaceByIndex"]["socket.if_indextoname"] = \
         lambda: socket.if_indextoname(lo.index)
@@ -157,6 +161,7 @@ def peer_bodies(lo: netifc.Interface) -> Dict[str, Dict[str, Callable[[], object
             lambda: netifaces.ifaddresses(lo.name)
         peers[SNAPSHOT]["netifaces.ifaddresses(each)"] = \
             peers["BenchmarkInterfaceAddrs"]["netifaces.ifaddresses(each)"]
+        peers["DefaultGateways"]["netifaces.gateways"] = netifaces.gateways
     try:
         ifaddr = importlib.import_module("ifaddr")
     except ImportError:
@@ -181,6 +186,8 @@ def peer_bodies(lo: netifc.Interface) -> Dict[str, Dict[str, Callable[[], object
             lambda: ipr.get_addr(index=lo.index)
         peers[SNAPSHOT]["pyroute2.get_links+get_addr"] = \
             lambda: (ipr.get_links(), ipr.get_addr())
+        peers["Routes"]["pyroute2.get_routes(table=254)"] = lambda: ipr.get_routes(table=254)
+        peers["RouteGet"]["pyroute2.route(get)"] = lambda: ipr.route("get", dst="127.0.0.1")
     return peers
 
 
