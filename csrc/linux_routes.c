@@ -105,6 +105,15 @@ static int ask_routes(struct nl_sock *s, struct netifc_call *call, void *ctx)
 	}
 	n = j->out->n;
 	r = nl_talk(s, &q.h, on_route, j);
+	/*
+	 * A dump of every family asks each one's routes; MPLS checks its part
+	 * strictly too, and refuses RTA_TABLE: the table is then filtered here.
+	 */
+	if (r == -EINVAL && j->dump && !j->family && j->table != NETIFC_TABLE_ALL && s->strict) {
+		netifc_routes_truncate(j->out, j->start);
+		netifc_route_dump_request(&q, AF_UNSPEC, j->table, 0);
+		r = nl_talk(s, &q.h, on_route, j);
+	}
 	/* A table that does not exist has no routes (a one-family dump says ENOENT). */
 	if (r == -ENOENT && j->dump && j->table != NETIFC_TABLE_ALL)
 		r = 0;
