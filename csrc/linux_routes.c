@@ -6,16 +6,15 @@
  * family and the cached exceptions are also filtered here, for kernels
  * that do not.  route_get: one RTM_GETROUTE request for one destination.
  * Both go through linux.c's retry loop on the thread's socket, then name
- * each output link (SIOCGIFNAME, once per link).
+ * each output link (SIOCGIFNAME, once per link, however many routes).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include "nlsock.h"
 #include "nlroute.h"
-
-#define NAMES_KEPT 64
 
 struct route_job {
 	struct netifc_routes *out;
@@ -25,12 +24,6 @@ struct route_job {
 	int dump;
 	const uint8_t *dst;     /* route_get: the destination, and its link or 0 */
 	int32_t index;
-};
-
-/* The last links named, so a table of routes over a few links asks a few times. */
-struct names {
-	struct { int32_t index; char name[NETIFC_NAMESIZ]; } v[NAMES_KEPT];
-	size_t n, next;
 };
 
 static int on_route(uint16_t type, const uint8_t *p, size_t len, void *ctx)
@@ -49,42 +42,65 @@ static int on_route(uint16_t type, const uint8_t *p, size_t len, void *ctx)
 	return 0;
 }
 
-/* index's name into name ("" for none, or a link gone since). */
-static int name_into(struct nl_sock *s, struct netifc_call *call, struct names *c,
-		     int32_t index, char *name)
-{
-	size_t i;
-	int r;
+/* One output link and its name. */
+struct named {
+	int32_t index;
+	char name[NETIFC_NAMESIZ];
+};
 
-	memset(name, 0, NETIFC_NAMESIZ);
-	if (!index)
-		return 0;
-	for (i = 0; i < c->n; i++)
-		if (c->v[i].index == index) {
-			memcpy(name, c->v[i].name, NETIFC_NAMESIZ);
-			return 0;
-		}
-	r = netifc_nl_name_of(s, call, index, name);
-	if (r < 0 && r != -ENODEV)
-		return r;
-	i = c->n < NAMES_KEPT ? c->n++ : c->next++ % NAMES_KEPT;
-	c->v[i].index = index;
-	memcpy(c->v[i].name, name, NETIFC_NAMESIZ);
-	return 0;
+static int by_index(const void *a, const void *b)
+{
+	int32_t x = ((const struct named *)a)->index, y = ((const struct named *)b)->index;
+
+	return (x > y) - (x < y);
 }
 
+/* name: index's name from the sorted table v ("" for none, or a link gone since). */
+static void name_from(const struct named *v, size_t n, int32_t index, char *name)
+{
+	struct named key = { .index = index };
+	const struct named *at = index ? bsearch(&key, v, n, sizeof *v, by_index) : NULL;
+
+	memcpy(name, at ? at->name : key.name, NETIFC_NAMESIZ);
+}
+
+/*
+ * Each route's and next hop's link named: every link once (SIOCGIFNAME),
+ * however many routes go out of it.
+ */
 static int name_links(struct nl_sock *s, struct netifc_call *call, struct route_job *j)
 {
 	struct netifc_routes *t = j->out;
-	struct names c = { .n = 0 };
-	size_t i;
+	size_t nh_start = j->start ? t->v[j->start - 1].nh_off + t->v[j->start - 1].nh_n : 0;
+	size_t i, n = 0, m = 0, most = (t->n - j->start) + (t->nh_n - nh_start);
+	struct named *v = most ? calloc(most, sizeof *v) : NULL;
 	int r = 0;
 
+	if (!most)
+		return 0;
+	if (!v)
+		return -ENOMEM;
+	for (i = j->start; i < t->n; i++)
+		v[n++].index = t->v[i].index;
+	for (i = nh_start; i < t->nh_n; i++)
+		v[n++].index = t->nh[i].index;
+	qsort(v, n, sizeof *v, by_index);
+	for (i = 0; i < n && r == 0; i++) {
+		if (!v[i].index || (m && v[m - 1].index == v[i].index))
+			continue;
+		v[m].index = v[i].index;
+		r = netifc_nl_name_of(s, call, v[m].index, v[m].name);
+		if (r == -ENODEV) {
+			memset(v[m].name, 0, NETIFC_NAMESIZ);
+			r = 0;
+		}
+		m++;
+	}
 	for (i = j->start; r == 0 && i < t->n; i++)
-		r = name_into(s, call, &c, t->v[i].index, t->v[i].name);
-	for (i = j->start ? t->v[j->start - 1].nh_off + t->v[j->start - 1].nh_n : 0;
-	     r == 0 && i < t->nh_n; i++)
-		r = name_into(s, call, &c, t->nh[i].index, t->nh[i].name);
+		name_from(v, m, t->v[i].index, t->v[i].name);
+	for (i = nh_start; r == 0 && i < t->nh_n; i++)
+		name_from(v, m, t->nh[i].index, t->nh[i].name);
+	free(v);
 	return r;
 }
 
