@@ -152,8 +152,8 @@ def _watch(args: argparse.Namespace) -> int:
 def _route_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="netifc route",
-        description="Show routes like ip route: the main table's IPv4 routes unless"
-                    " -6 or a table is given; --table all shows both families.",
+        description="Show routes like ip route: IPv4 routes (IPv6 with -6) of the main"
+                    " table or of the one given; --table all shows both families.",
     )
     fam = p.add_mutually_exclusive_group()
     fam.add_argument("-4", dest="family", action="store_const", const=socket.AF_INET,
