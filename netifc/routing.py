@@ -183,8 +183,8 @@ def _destination(
     index = 0
     if zone:
         try:
-            index = int(zone) if zone.isdigit() else socket.if_nametoindex(zone)
-        except OSError:
+            index = int(zone) if zone.isdigit() else _netifc.interface_by_name(zone).index
+        except _netifc.NoSuchInterface:
             raise ValueError(f"route_get: no interface {zone!r} for the zone of"
                              f" {str(destination)!r}") from None
     family = socket.AF_INET if ip.version == 4 else socket.AF_INET6

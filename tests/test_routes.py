@@ -10,9 +10,11 @@ strict checking (the table filtered by the kernel) and without it (filtered
 in C).
 """
 import errno
+import gc
 import ipaddress
 import json
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -22,7 +24,7 @@ import pytest
 
 import netifc
 from conftest import require_namespaces
-from nslab import REPORTS, Netns
+from nslab import REPORTS, Netns, in_new_thread
 from netifc import _netifc
 
 AF = {4: socket.AF_INET, 6: socket.AF_INET6}
@@ -420,3 +422,73 @@ def test_ten_thousand_routes(backend):
                        f"{took * 1000:.1f} ms")
     finally:
         ns.delete()
+
+
+# ---- no leak, on every path ------------------------------------------------------------
+
+def route_calls():
+    """Each route call and error path, as (name, callable, expected exception)."""
+    return [
+        ("routes", netifc.routes, None),
+        ("routes all", lambda: netifc.routes(None, "all"), None),
+        ("routes of no table", lambda: netifc.routes(socket.AF_INET, 4242), None),
+        ("default_gateways", netifc.default_gateways, None),
+        ("route_get", lambda: netifc.route_get("10.50.0.9"), None),
+        ("route_get zone", lambda: netifc.route_get("fe80::9%va"), None),
+        ("records", lambda: [(repr(r), hash(r), r == r, r.network) for r in netifc.routes()], None),
+        ("unreachable", lambda: netifc.route_get("10.61.1.1"), OSError),
+        ("blackhole", lambda: netifc.route_get("2001:db8:60::1"), OSError),
+        ("bad destination", lambda: netifc.route_get("10.0.0.0/8"), ValueError),
+        ("bad table", lambda: netifc.routes(table="nosuch"), ValueError),
+        ("bad private call", lambda: _netifc._route_get(socket.AF_INET, b"\0", 0), ValueError),
+    ]
+
+
+def test_no_leak_of_memory_refs_or_descriptors(rtlab, backend):
+    from test_hardening import call_all, open_fds, rss_bytes
+
+    calls = route_calls()
+    rounds = 20_000 if backend == "netlink" else 5_000
+
+    def leak_rounds():
+        with rtlab.entered():
+            call_all(calls, 1_000)          # warm caches and allocator pools
+            gc.collect()
+            fds, rss, objs = open_fds(), rss_bytes(), len(gc.get_objects())
+            call_all(calls, rounds)
+            gc.collect()
+            return open_fds() - fds, rss_bytes() - rss, len(gc.get_objects()) - objs
+
+    fd_growth, rss_growth, obj_growth = in_new_thread(leak_rounds)
+    assert fd_growth == 0 and obj_growth < 100
+    if not os.environ.get("NETIFC_ASAN"):   # ASan keeps freed memory in quarantine
+        assert rss_growth < 4 << 20, f"RSS grew {rss_growth} bytes over {rounds} rounds"
+
+
+def test_no_leak_when_calls_fail(rtlab, backend):
+    """Route calls failing for want of a descriptor leak neither memory nor descriptors."""
+    from test_hardening import open_fds, rss_bytes
+
+    calls = [c for c in route_calls() if c[2] is None and c[0] != "records"]
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+
+    def failing_rounds():
+        with rtlab.entered():
+            fds, rss = open_fds(), rss_bytes()
+            lowest_free = os.dup(0)
+            os.close(lowest_free)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (lowest_free, hard))
+            try:
+                for _ in range(2_000):
+                    for name, fn, _exc in calls:
+                        with pytest.raises(OSError) as e:
+                            fn()
+                        assert e.value.errno == errno.EMFILE, name
+            finally:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+            return open_fds() - fds, rss_bytes() - rss
+
+    fd_growth, rss_growth = in_new_thread(failing_rounds)
+    assert fd_growth == 0
+    if not os.environ.get("NETIFC_ASAN"):
+        assert rss_growth < 2 << 20
