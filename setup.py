@@ -8,11 +8,11 @@ from setuptools import Extension, setup
 LINUX = sys.platform.startswith("linux")
 # rtnetlink and /proc exist on Linux only.
 LINUX_ONLY = {"linux.c", "nlio.c", "nlsock.c", "nlparse.c", "nlwatch.c", "live.c", "livetab.c", "proc.c",
-              "procnet.c"}
+              "procnet.c", "nlroute.c", "linux_routes.c", "routes.c"}
 LINUX_ONLY |= {"nlstats.c", "statsparse.c", "ethtool.c"}     # counters, link settings
 # netifc._floor's own files, and the core files it is built with besides.
 FLOOR = {"floor.c", "floormodule.c"}
-FLOOR_CORE = ["nlio.c", "nlparse.c", "addr.c", "vec.c"]
+FLOOR_CORE = ["nlio.c", "nlparse.c", "nlroute.c", "addr.c", "vec.c"]
 CFLAGS = ["-std=gnu11", "-O2", "-Wall", "-Wextra"]
 # Windows: the IP Helper backend instead of getifaddrs, built by MSVC (C11).
 WINDOWS = sys.platform == "win32"

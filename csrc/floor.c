@@ -15,6 +15,7 @@
 
 #include "floor.h"
 #include "nlio.h"
+#include "nlroute.h"
 
 static int discard(uint16_t type, const uint8_t *p, size_t len, void *ctx)
 {
@@ -46,10 +47,37 @@ static int ask_addrs(struct nl_sock *s, uint16_t type, int family, int32_t index
 	return ask(s, &q.h);
 }
 
+/* The name of each link in f->zones, as netifc asks for them. */
+static int ask_names(struct nl_sock *s, const struct netifc_floor *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->n_zones; i++) {
+		struct ifreq ifr = { .ifr_ifindex = f->zones[i] };
+
+		if (ioctl(s->fd, SIOCGIFNAME, &ifr) < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+static int ask_routes(struct nl_sock *s, const struct netifc_floor *f)
+{
+	static const uint8_t lo4[4] = { 127, 0, 0, 1 };
+	struct nl_route_req q;
+	int r;
+
+	if (f->op == FLOOR_ROUTES)
+		netifc_route_dump_request(&q, AF_UNSPEC, RT_TABLE_MAIN, s->strict);
+	else
+		netifc_route_get_request(&q, AF_INET, lo4, 0);
+	r = ask(s, &q.h);
+	return r ? r : ask_names(s, f);
+}
+
 /* One round of op's requests on s: 0, NL_ERR_CUT or a negative errno. */
 static int once(struct nl_sock *s, const struct netifc_floor *f)
 {
-	size_t i;
 	int r;
 
 	switch (f->op) {
@@ -61,12 +89,7 @@ static int once(struct nl_sock *s, const struct netifc_floor *f)
 		return ask_link(s, 0, 0, f->name);
 	case FLOOR_ADDRS:
 		r = ask_addrs(s, RTM_GETADDR, AF_UNSPEC, 0);
-		for (i = 0; r == 0 && i < f->n_zones; i++) {
-			struct ifreq ifr = { .ifr_ifindex = f->zones[i] };
-
-			r = ioctl(s->fd, SIOCGIFNAME, &ifr) < 0 ? -errno : 0;
-		}
-		return r;
+		return r ? r : ask_names(s, f);
 	case FLOOR_LINK_ADDRS:
 		return ask_addrs(s, RTM_GETADDR, AF_UNSPEC, f->index);
 	case FLOOR_LINK_GROUPS:
@@ -75,6 +98,9 @@ static int once(struct nl_sock *s, const struct netifc_floor *f)
 	case FLOOR_SNAPSHOT:
 		r = ask_link(s, 1, 0, NULL);
 		return r ? r : ask_addrs(s, RTM_GETADDR, AF_UNSPEC, 0);
+	case FLOOR_ROUTES:
+	case FLOOR_ROUTE_GET:
+		return ask_routes(s, f);
 	}
 	return -EINVAL;
 }

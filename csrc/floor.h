@@ -8,6 +8,7 @@
 enum floor_op {
 	FLOOR_LINKS, FLOOR_LINK_INDEX, FLOOR_LINK_NAME, FLOOR_ADDRS,
 	FLOOR_LINK_ADDRS, FLOOR_LINK_GROUPS, FLOOR_SNAPSHOT,
+	FLOOR_ROUTES, FLOOR_ROUTE_GET,  /* the main table's routes; the route to 127.0.0.1 */
 };
 
 /* Where the requests go: a socket opened for each round, or one kept for all. */
@@ -18,7 +19,7 @@ struct netifc_floor {
 	enum floor_socket socket;
 	int32_t index;          /* the link of the single-link requests */
 	const char *name;
-	const int32_t *zones;   /* FLOOR_ADDRS: the links whose names are asked for */
+	const int32_t *zones;   /* FLOOR_ADDRS, FLOOR_ROUTE*: the links whose names are asked for */
 	size_t n_zones;
 };
 

@@ -21,6 +21,8 @@ static const char *const op_names[] = {
 	[FLOOR_LINK_ADDRS] = "link_addrs",
 	[FLOOR_LINK_GROUPS] = "link_groups",
 	[FLOOR_SNAPSHOT] = "snapshot",
+	[FLOOR_ROUTES] = "routes",
+	[FLOOR_ROUTE_GET] = "route_get",
 };
 #define N_OPS (sizeof op_names / sizeof *op_names)
 
@@ -44,7 +46,7 @@ static int parse_op(PyObject *obj, enum floor_op *op)
 		}
 	PyErr_Format(PyExc_ValueError,
 		     "unknown floor op %R: links, link_index, link_name, addrs, "
-		     "link_addrs, link_groups or snapshot", obj);
+		     "link_addrs, link_groups, snapshot, routes or route_get", obj);
 	return -1;
 }
 
@@ -154,8 +156,9 @@ static PyObject *m_kept(PyObject *m, PyObject *args, PyObject *kw)
 
 #define ARGS_DOC \
 	"op is links, link_index, link_name, addrs, link_addrs, link_groups or\n" \
-	"snapshot; index is the link of link_index, link_addrs and link_groups,\n" \
-	"name the link of link_name, zones the links addrs asks the names of.\n" \
+	"snapshot (or routes: the main table; route_get: the route to 127.0.0.1);\n" \
+	"index is the link of link_index, link_addrs and link_groups, name the\n" \
+	"link of link_name, zones the links addrs and the routes ask the names of.\n" \
 	"Raises ValueError or TypeError for bad arguments, OSError when the\n" \
 	"kernel refuses a request."
 

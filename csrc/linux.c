@@ -18,6 +18,7 @@
 
 #include "nlsock.h"
 #include "procnet.h"
+#include "nlroute.h"
 
 struct collect {
 	struct netifc_links *links;

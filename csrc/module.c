@@ -312,6 +312,8 @@ static int module_exec(PyObject *m)
 #ifdef __linux__
 	if (netifc_add_tables_type(m, st) < 0)
 		return -1;
+	if (netifc_add_route_types(m, st) < 0)
+		return -1;
 #endif
 	st->NoSuchInterface = PyErr_NewExceptionWithDoc(
 		"netifc.NoSuchInterface", "No network interface has the index or name asked for.",
@@ -331,6 +333,10 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
 	Py_VISIT(st->Tables);
 	Py_VISIT(st->Counters);
 	Py_VISIT(st->LinkSettings);
+	Py_VISIT(st->Route);
+	Py_VISIT(st->NextHop);
+	Py_VISIT(st->RouteTypes);
+	Py_VISIT(st->RouteFamilies);
 	Py_VISIT(st->NoSuchInterface);
 	Py_VISIT(st->AddressFamily);
 	Py_VISIT(st->Flags);
@@ -348,6 +354,10 @@ static int module_clear(PyObject *m)
 	Py_CLEAR(st->Tables);
 	Py_CLEAR(st->Counters);
 	Py_CLEAR(st->LinkSettings);
+	Py_CLEAR(st->Route);
+	Py_CLEAR(st->NextHop);
+	Py_CLEAR(st->RouteTypes);
+	Py_CLEAR(st->RouteFamilies);
 	Py_CLEAR(st->NoSuchInterface);
 	Py_CLEAR(st->AddressFamily);
 	Py_CLEAR(st->Flags);

@@ -28,6 +28,10 @@ typedef struct {
 	PyTypeObject *Tables;   /* Linux: the live tables (live.c) */
 	PyTypeObject *Counters; /* stats.c */
 	PyTypeObject *LinkSettings;
+	PyTypeObject *Route;    /* Linux: Route and NextHop (routes.c) */
+	PyTypeObject *NextHop;
+	PyObject *RouteTypes;   /* once registered: RouteType(i) for i in range(256) */
+	PyObject *RouteFamilies;        /* socket.AddressFamily(i) for i up to AF_INET6 */
 	PyObject *NoSuchInterface;
 	PyObject *AddressFamily;        /* socket.AddressFamily */
 	PyObject *Flags;        /* netifc.Flags, AddrFlags, Addr6Flags, once registered */
@@ -96,6 +100,8 @@ int netifc_add_tables_type(PyObject *m, modstate *st);
 int netifc_add_stats_types(PyObject *m, modstate *st);
 PyObject *netifc_counters_of(modstate *st, int32_t index, const char *name);
 PyObject *netifc_link_settings_of(modstate *st, int32_t index, const char *name);
+/* routes.c (Linux): the Route and NextHop types and the route functions. */
+int netifc_add_route_types(PyObject *m, modstate *st);
 
 /*
  * module.c: the one place a core error becomes an exception (NULL).  what:

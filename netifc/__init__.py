@@ -58,9 +58,17 @@ from .watch import (
     live,
 )
 from .render import render_brief, render_json, render_text, to_json
+from .routing import Gateway, NextHop, Route, RouteType, default_gateways, route_get, routes
 
 __all__ = [
     "FOREVER",
+    "Gateway",
+    "NextHop",
+    "Route",
+    "RouteType",
+    "default_gateways",
+    "route_get",
+    "routes",
     "Addr",
     "Addr6Flags",
     "AddrAdded",

@@ -210,9 +210,58 @@ def _stats(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---- netifc route: the routing tables, like ip route ---------------------------
+
+def _route_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="netifc route",
+        description="Show routes like ip route: IPv4 routes (IPv6 with -6) of the main"
+                    " table or of the one given; --table all shows both families.",
+    )
+    fam = p.add_mutually_exclusive_group()
+    fam.add_argument("-4", dest="family", action="store_const", const=socket.AF_INET,
+                     help="IPv4 routes only")
+    fam.add_argument("-6", dest="family", action="store_const", const=socket.AF_INET6,
+                     help="IPv6 routes only")
+    p.add_argument("--table", "-t", default="main", metavar="T",
+                   help="a table number or name (main, local, default, an rt_tables"
+                        " name), or all (default: main)")
+    p.add_argument("-j", "--json", action="store_true", help="JSON, in the shape of ip -j route")
+    return p
+
+
+def _route_main(argv: List[str]) -> int:
+    from . import render_routes
+    args = _route_parser().parse_args(argv)
+    family = args.family
+    if family is None and args.table != "all":
+        family = socket.AF_INET     # as ip route: IPv4 unless all tables are shown
+    try:
+        routes = netifc.routes(family, args.table)
+    except (TypeError, ValueError) as e:
+        print(f"netifc: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"netifc: {e.strerror or e}", file=sys.stderr)
+        return 1
+    show_table = args.table == "all"
+    if args.json:
+        out = json.dumps(render_routes.routes_json(routes, show_table)) + "\n"
+    else:
+        out = render_routes.render_routes(routes, show_table)
+    try:
+        _write(out)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     """Run the command line; returns the exit status (0, 1 on a failure, and
     2 through SystemExit on a usage error)."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["route"]:       # a subcommand (an interface named route: netifc -- route)
+        return _route_main(argv[1:])
     parser = _parser()
     args = parser.parse_args(argv)
     if args.ifname == "":

@@ -60,6 +60,9 @@ LIVE = {
 # Counters: every link's (one RTM_GETSTATS dump) against psutil's
 # net_io_counters(pernic=True); loopback's own (one request).
 COUNTERS = ("Counters", "InterfaceCounters")
+# Routes: the main table's routes (both families), its default gateways (the
+# same dump) and the route to 127.0.0.1.
+ROUTES = ("Routes", "DefaultGateways", "RouteGet")
 ROUNDS = 3                  # turns of netifc and floor timing, with --floor
 FLOORS = ("fresh_floor", "kept_floor")  # result keys: a socket per round, one socket kept
 
@@ -91,10 +94,19 @@ def bodies(lo: netifc.Interface, lv: Optional[netifc.Live] = None
         "BenchmarkInterfacesAndAddrs": lo.addrs,
         "BenchmarkInterfacesAndMulticastAddrs": lo.multicast_addrs,
         SNAPSHOT: netifc.snapshot,
+        **route_bodies(),
         **live_rows,
         "Counters": netifc.counters,
         "InterfaceCounters": lo.counters,
     }
+
+
+def route_bodies() -> Dict[str, Callable[[], object]]:
+    """The route rows (Linux): netifc.routes() and netifc.route_get()."""
+    if not hasattr(_netifc, "_routes"):
+        return {}
+    return {"Routes": netifc.routes, "DefaultGateways": netifc.default_gateways,
+            "RouteGet": lambda: netifc.route_get("127.0.0.1")}
 
 
 def floor_requests(lo: netifc.Interface) -> Dict[str, Tuple[Any, ...]]:
@@ -108,14 +120,26 @@ def floor_requests(lo: netifc.Interface) -> Dict[str, Tuple[Any, ...]]:
         "BenchmarkInterfacesAndAddrs": ("link_addrs", lo.index),
         "BenchmarkInterfacesAndMulticastAddrs": ("link_groups", lo.index),
         SNAPSHOT: ("snapshot",),
+        **route_floors(),
     }
+
+
+def route_floors() -> Dict[str, Tuple[Any, ...]]:
+    """The route rows' requests, and the links whose names netifc asks for."""
+    if not hasattr(_netifc, "_routes"):
+        return {}
+    links = sorted({i for r in netifc.routes() for i in [r.index, *(h.index for h in r.nexthops)]
+                    if i})
+    return {"Routes": ("routes", 0, None, links),
+            "DefaultGateways": ("routes", 0, None, links),
+            "RouteGet": ("route_get", 0, None, [netifc.route_get("127.0.0.1").index])}
 
 
 def peer_bodies(lo: netifc.Interface) -> Dict[str, Dict[str, Callable[[], object]]]:
     """{benchmark name: {peer: callable}} for the peers that are installed
     (imported by name: type checkers need none of them)."""
     peers: Dict[str, Dict[str, Callable[[], object]]] = {
-        name: {} for name in GO_NAMES + (SNAPSHOT,) + COUNTERS}
+        name: {} for name in GO_NAMES + (SNAPSHOT,) + COUNTERS + ROUTES}
     peers["BenchmarkInterfaces"]["socket.if_nameindex"] = socket.if_nameindex
     peers["BenchmarkInterfaceByIndex"]["socket.if_indextoname"] = \
         lambda: socket.if_indextoname(lo.index)
@@ -144,6 +168,7 @@ def peer_bodies(lo: netifc.Interface) -> Dict[str, Dict[str, Callable[[], object
             lambda: netifaces.ifaddresses(lo.name)
         peers[SNAPSHOT]["netifaces.ifaddresses(each)"] = \
             peers["BenchmarkInterfaceAddrs"]["netifaces.ifaddresses(each)"]
+        peers["DefaultGateways"]["netifaces.gateways"] = netifaces.gateways
     try:
         ifaddr = importlib.import_module("ifaddr")
     except ImportError:
@@ -168,6 +193,8 @@ def peer_bodies(lo: netifc.Interface) -> Dict[str, Dict[str, Callable[[], object
             lambda: ipr.get_addr(index=lo.index)
         peers[SNAPSHOT]["pyroute2.get_links+get_addr"] = \
             lambda: (ipr.get_links(), ipr.get_addr())
+        peers["Routes"]["pyroute2.get_routes(table=254)"] = lambda: ipr.get_routes(table=254)
+        peers["RouteGet"]["pyroute2.route(get)"] = lambda: ipr.route("get", dst="127.0.0.1")
     return peers
 
 
@@ -387,7 +414,8 @@ def run(args: argparse.Namespace, netns: Optional[str] = None) -> Dict[str, Any]
               "fresh_floor": {}, "kept_floor": {}, "go": {}, "peers": {},
               "bytes": object_bytes()}
     lv = netifc.live() if hasattr(_netifc, "_Tables") else None
-    names = GO_NAMES + (SNAPSHOT,) + (tuple(LIVE) if lv is not None else ()) + COUNTERS
+    names = GO_NAMES + (SNAPSHOT,) + tuple(route_bodies()) + \
+        (tuple(LIVE) if lv is not None else ()) + COUNTERS
     floors = floor_requests(lo) if args.floor else {}
     for name, fn in bodies(lo, lv).items():
         # With --floor netifc and the two floors are timed in turns, ROUNDS

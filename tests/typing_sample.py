@@ -158,11 +158,29 @@ def check_counters() -> None:
         assert_type(ls.duplex, "str | None")
 
 
+def check_routes() -> None:
+    for r in assert_type(netifc.routes(None, "all"), "tuple[netifc.Route, ...]"):
+        assert isinstance(assert_type(r.type, netifc.RouteType), netifc.RouteType)
+        assert isinstance(assert_type(r.destination, str), str)
+        assert isinstance(assert_type(r.gateway, "str | None"), (str, type(None)))
+        assert isinstance(assert_type(r.metric, int), int)
+        assert isinstance(assert_type(r.table, int), int)
+        for h in assert_type(r.nexthops, "tuple[netifc.NextHop, ...]"):
+            assert isinstance(assert_type(h.weight, int), int)
+    for family, gws in netifc.default_gateways().items():
+        for g in assert_type(gws, "tuple[netifc.Gateway, ...]"):
+            assert assert_type(g.route, netifc.Route).family == family
+            assert isinstance(assert_type(g.gateway, str), str)
+    r = assert_type(netifc.route_get("127.0.0.1"), netifc.Route)
+    assert r.type == netifc.RouteType.LOCAL
+
+
 def main() -> None:
     check_flags()
     check_module()
     check_live()
     check_counters()
+    check_routes()
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@
 #     in this network namespace, then in one of its own (in_lab.sh: veth
 #     and tun links, peers, labels, addresses of every kind);
 #   - bsd_check (bsdaddr.c on recorded BSD structures);
+#   - route_check (the route calls and parser);
 #   - each fuzz target over its committed corpus (csrc/fuzz/replay.c).
 # ASan and LSan have no musl runtime: the memory checks are csrc/check/run.sh's
 # (glibc).  Needs root for the namespace; without it that run is skipped.
@@ -36,9 +37,15 @@ echo "-- bsd_check"
 $cc -o "$out/bsd_check" "$here/bsd_check.c" "$csrc/bsdaddr.c" "$csrc/addr.c"
 "$out/bsd_check"
 
-for target in netlink procnet; do
+echo "-- route_check"
+$cc -o "$out/route_check" "$here/route_check.c" "$csrc/linux_routes.c" "$csrc/nlroute.c" $core \
+    -lpthread
+"$out/route_check"
+
+for target in netlink procnet route; do
     echo "-- fuzz_$target over its corpus"
     $cc -o "$out/replay_$target" "$csrc/fuzz/replay.c" "$csrc/fuzz/fuzz_$target.c" \
-        "$csrc/nlparse.c" "$csrc/statsparse.c" "$csrc/procnet.c" "$csrc/addr.c" "$csrc/vec.c"
+        "$csrc/nlparse.c" "$csrc/statsparse.c" "$csrc/nlroute.c" "$csrc/procnet.c" "$csrc/addr.c" \
+        "$csrc/vec.c"
     "$out/replay_$target" "$csrc/fuzz/corpus/$target"
 done

@@ -20,3 +20,9 @@ $cc -o "$out/core_check" \
 "$here/in_lab.sh" "$out/core_check"
 $cc -o "$out/bsd_check" "$here/bsd_check.c" "$csrc/bsdaddr.c" "$csrc/addr.c"
 "$out/bsd_check"
+# The route calls and parser: the same sanitizers, a binary of their own.
+$cc -o "$out/route_check" \
+    "$here/route_check.c" "$csrc"/linux_routes.c "$csrc"/nlroute.c "$csrc"/linux.c \
+    "$csrc"/nlio.c "$csrc"/nlsock.c "$csrc"/nlparse.c "$csrc"/proc.c "$csrc"/procnet.c \
+    "$csrc"/addr.c "$csrc"/vec.c -lpthread
+"$out/route_check"

@@ -4,7 +4,9 @@
 
 Each netlink seed is one byte (1: a dump, 0: a single reply) and the raw
 datagrams of one reply, or the byte 2 and the change notifications one
-command made; each /proc seed is one byte (0 igmp, 1 igmp6) and the file.
+command made; each /proc seed is one byte (0 igmp, 1 igmp6) and the file; each route seed
+(corpus/route) two bytes (a dump or not, and 0: keep every family and table)
+and the datagrams of one route reply.
 Run it where the links are interesting (the tests' lab namespace, say: ip
 netns exec NS python ...); the notifications are recorded as root only, and
 make and remove a veth pair nfc-rec0/nfc-rec1 there.
@@ -94,6 +96,26 @@ def record_genl_family(out, prefix):
         f.write(bytes([0]) + data)
 
 
+RTM_GETROUTE, RTA_DST = 26, 1
+
+
+def record_routes(sock, out, prefix):
+    """Route seeds (corpus/route): every table's routes, and two lookups."""
+    os.makedirs(os.path.join(out, "route"), exist_ok=True)
+    rtmsg = struct.Struct("=BBBBBBBBI")
+    seeds = {
+        "route-dump": (1, NLM_F_DUMP, rtmsg.pack(0, 0, 0, 0, 0, 0, 0, 0, 0)),
+        "route-get4": (0, 0, rtmsg.pack(2, 32, 0, 0, 0, 0, 0, 0, 0)
+                       + struct.pack("=HH", 8, RTA_DST) + socket.inet_aton("127.0.0.1")),
+        "route-get6": (0, 0, rtmsg.pack(10, 128, 0, 0, 0, 0, 0, 0, 0)
+                       + struct.pack("=HH", 20, RTA_DST) + socket.inet_pton(socket.AF_INET6, "::1")),
+    }
+    for seq, (label, (dump, flags, body)) in enumerate(seeds.items(), 100):
+        data = request(sock, seq, RTM_GETROUTE, NLM_F_REQUEST | flags, body)
+        with open(os.path.join(out, "route", prefix + label), "wb") as f:
+            f.write(bytes([dump, 0]) + data)
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "corpus")
     prefix = sys.argv[2] if len(sys.argv) > 2 else "host-"
@@ -120,6 +142,7 @@ def main():
         with open(os.path.join(out, "netlink", prefix + label), "wb") as f:
             f.write(bytes([dump]) + data)
     record_genl_family(out, prefix)
+    record_routes(sock, out, prefix)
     for i, path in enumerate(("/proc/net/igmp", "/proc/net/igmp6")):
         with open(path, "rb") as f, open(os.path.join(out, "procnet", prefix + os.path.basename(path)), "wb") as g:
             g.write(bytes([i]) + f.read())

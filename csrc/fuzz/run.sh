@@ -12,8 +12,8 @@ cc=$(command -v clang || command -v clang-14)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I$csrc"
-common="$csrc/nlparse.c $csrc/statsparse.c $csrc/procnet.c $csrc/addr.c $csrc/vec.c"
-for target in netlink procnet; do
+common="$csrc/nlparse.c $csrc/statsparse.c $csrc/nlroute.c $csrc/procnet.c $csrc/addr.c $csrc/vec.c"
+for target in netlink procnet route; do
     "$cc" $flags -o "$work/fuzz_$target" "$here/fuzz_$target.c" $common
     mkdir -p "$work/corpus_$target"
     echo "== fuzz_$target for ${secs}s"

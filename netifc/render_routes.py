@@ -1,0 +1,163 @@
+"""Routes as ``ip route`` prints them, and as JSON in the shape of ``ip -j route``."""
+from __future__ import annotations
+
+import socket
+from typing import Any, Dict, List, Optional, Sequence
+
+from .routing import Route, RouteType, table_name
+
+_MAIN = 254
+_BOOT = 3
+_UNICAST = int(RouteType.UNICAST)
+
+# iproute2's names for protocols and scopes; /etc/iproute2 may add protocols.
+_PROTOCOLS = {0: "unspec", 1: "redirect", 2: "kernel", 3: "boot", 4: "static", 8: "gated",
+              9: "ra", 10: "mrt", 11: "zebra", 12: "bird", 13: "dnrouted", 14: "xorp",
+              15: "ntk", 16: "dhcp", 18: "keepalived", 42: "babel", 99: "openr", 186: "bgp",
+              187: "isis", 188: "ospf", 189: "rip", 192: "eigrp"}
+_SCOPES = {0: "global", 200: "site", 253: "link", 254: "host", 255: "nowhere"}
+_PREFS = {0: "medium", 1: "high", 3: "low"}
+# rtm_flags and rtnh_flags words, in the order ip prints them.
+_FLAGS = ((0x1, "dead"), (0x4, "onlink"), (0x2, "pervasive"), (0x8, "offload"), (0x40, "trap"),
+          (0x100, "notify"), (0x10, "linkdown"), (0x20, "unresolved"), (0x2000, "rt_offload"),
+          (0x4000, "rt_trap"), (0x20000000, "rt_offload_failed"))
+
+
+def _protocols() -> Dict[int, str]:
+    names = dict(_PROTOCOLS)
+    try:
+        with open("/etc/iproute2/rt_protos", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                words = line.split("#", 1)[0].split()
+                if len(words) >= 2 and words[0].isdigit():
+                    names.setdefault(int(words[0]), words[1])
+    except OSError:
+        pass
+    return names
+
+
+def flag_words(flags: int) -> List[str]:
+    """The words ip prints for a route's or a next hop's flags."""
+    return [word for bit, word in _FLAGS if flags & bit]
+
+
+def _dst(r: Route) -> str:
+    if r.prefixlen == 0:
+        return "default"
+    full = 32 if r.family == socket.AF_INET else 128
+    return r.destination.split("/")[0] if r.prefixlen == full else r.destination
+
+
+def _via(gateway: Optional[str], family: int) -> Optional[str]:
+    """ip's "via" words: a gateway of the other family names its family."""
+    if gateway is None:
+        return None
+    gw6 = ":" in gateway
+    if gw6 == (family == socket.AF_INET6):
+        return f"via {gateway}"
+    return f"via {'inet6' if gw6 else 'inet'} {gateway}"
+
+
+def _has_metric(r: Route) -> bool:
+    # IPv6 routes always carry RTA_PRIORITY; IPv4 ones only when it is not 0.
+    return r.family == socket.AF_INET6 or r.metric != 0
+
+
+def route_line(r: Route, show_table: bool, protocols: Dict[int, str]) -> str:
+    """One route as ip prints it (its next hops on the lines after)."""
+    words: List[str] = []
+    if r.type != _UNICAST:
+        words.append(str(r.type))
+    words.append(_dst(r))
+    via = _via(r.gateway, r.family)
+    if via:
+        words.append(via)
+    if r.index:
+        words.append(f"dev {r.interface or f'if{r.index}'}")
+    if show_table and r.table != _MAIN:
+        words.append(f"table {table_name(r.table)}")
+    if not r.flags & 0x200:     # RTM_F_CLONED: what route_get returns
+        if r.protocol != _BOOT:
+            words.append(f"proto {protocols.get(r.protocol, str(r.protocol))}")
+        if r.scope != 0:
+            words.append(f"scope {_SCOPES.get(r.scope, str(r.scope))}")
+    if r.prefsrc is not None:
+        words.append(f"src {r.prefsrc}")
+    if _has_metric(r):
+        words.append(f"metric {r.metric}")
+    words += flag_words(r.flags)
+    if r.pref is not None:
+        words.append(f"pref {_PREFS.get(r.pref, str(r.pref))}")
+    lines = [" ".join(words)]
+    for h in r.nexthops:
+        hop = ["nexthop"]
+        via = _via(h.gateway, r.family)
+        if via:
+            hop.append(via)
+        if h.index:
+            hop.append(f"dev {h.interface or f'if{h.index}'}")
+        hop.append(f"weight {h.weight}")
+        hop += flag_words(h.flags)
+        lines.append("\t" + " ".join(hop))
+    return "\n".join(lines)
+
+
+def render_routes(routes: Sequence[Route], show_table: bool = False) -> str:
+    """Routes as ``ip route`` prints them; ``show_table``: name each table but
+    main, as ``ip route show table all`` does."""
+    protocols = _protocols()
+    return "".join(route_line(r, show_table, protocols) + "\n" for r in routes)
+
+
+def _via_json(gateway: str, family: int) -> Dict[str, str]:
+    return {"family": "inet6" if ":" in gateway else "inet", "host": gateway}
+
+
+def route_json(r: Route, show_table: bool = False,
+               protocols: Optional[Dict[int, str]] = None) -> Dict[str, Any]:
+    """One route in the shape of ``ip -j route``'s objects."""
+    protocols = protocols if protocols is not None else _protocols()
+    out: Dict[str, Any] = {}
+    if r.type != _UNICAST:
+        out["type"] = str(r.type)
+    out["dst"] = _dst(r)
+    if r.gateway is not None:
+        same = (":" in r.gateway) == (r.family == socket.AF_INET6)
+        if same:
+            out["gateway"] = r.gateway
+        else:
+            out["via"] = _via_json(r.gateway, r.family)
+    if r.index:
+        out["dev"] = r.interface or f"if{r.index}"
+    if show_table and r.table != _MAIN:
+        out["table"] = table_name(r.table)
+    if not r.flags & 0x200:
+        if r.protocol != _BOOT:
+            out["protocol"] = protocols.get(r.protocol, str(r.protocol))
+        if r.scope != 0:
+            out["scope"] = _SCOPES.get(r.scope, str(r.scope))
+    if r.prefsrc is not None:
+        out["prefsrc"] = r.prefsrc
+    if _has_metric(r):
+        out["metric"] = r.metric
+    out["flags"] = flag_words(r.flags)
+    if r.pref is not None:
+        out["pref"] = _PREFS.get(r.pref, str(r.pref))
+    if r.nexthops:
+        hops = []
+        for h in r.nexthops:
+            hop: Dict[str, Any] = {}
+            if h.gateway is not None:
+                hop["gateway"] = h.gateway
+            if h.index:
+                hop["dev"] = h.interface or f"if{h.index}"
+            hop["weight"] = h.weight
+            hop["flags"] = flag_words(h.flags)
+            hops.append(hop)
+        out["nexthops"] = hops
+    return out
+
+
+def routes_json(routes: Sequence[Route], show_table: bool = False) -> List[Dict[str, Any]]:
+    protocols = _protocols()
+    return [route_json(r, show_table, protocols) for r in routes]
