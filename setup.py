@@ -10,6 +10,7 @@ LINUX = sys.platform.startswith("linux")
 LINUX_ONLY = {"linux.c", "nlio.c", "nlsock.c", "nlparse.c", "nlwatch.c", "live.c", "livetab.c", "proc.c",
               "procnet.c", "nlroute.c", "linux_routes.c", "routes.c"}
 LINUX_ONLY |= {"nlstats.c", "statsparse.c", "ethtool.c"}     # counters, link settings
+LINUX_ONLY |= {"netns.c", "nsmodule.c"}     # other network namespaces
 # netifc._floor's own files, and the core files it is built with besides.
 FLOOR = {"floor.c", "floormodule.c"}
 FLOOR_CORE = ["nlio.c", "nlparse.c", "nlroute.c", "addr.c", "vec.c"]

@@ -7,7 +7,8 @@
  * address dump, then the name of each link that has a zone to name
  * (SIOCGIFNAME on the same socket); a snapshot takes one link dump instead.
  * Groups: RTM_GETMULTICAST per family, or /proc/net/igmp{,6} where the
- * kernel has no IPv4 RTM_GETMULTICAST.  The thread's socket is reused.
+ * kernel has no IPv4 RTM_GETMULTICAST.  The thread's socket is reused; a
+ * call in another network namespace (call->ns) uses that namespace's.
  */
 #include <errno.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <sys/socket.h>
 #include <linux/rtnetlink.h>
 
+#include "netns.h"
 #include "nlsock.h"
 #include "procnet.h"
 #include "nlroute.h"
@@ -117,6 +119,8 @@ static int dump_groups(struct nl_sock *s, struct netifc_call *call, int family,
 		out->n = start;
 	}
 	call->step = family == AF_INET ? "/proc/net/igmp" : "/proc/net/igmp6";
+	if (call->ns)           /* the file answers for the reading thread's namespace */
+		return netifc_ns_proc_groups(call->ns, family, index, out);
 	return netifc_proc_groups(family, index, out);
 }
 
@@ -303,7 +307,7 @@ static int run(struct netifc_call *call, struct job *j)
 	j->links_start = j->links ? j->links->n : 0;
 	j->addrs_start = j->addrs ? j->addrs->n : 0;
 	for (tries = 0; tries < NETIFC_TRIES; tries++) {
-		if ((r = nl_get(&own, !(call->opts & NETIFC_NO_STRICT_CHK), want, &s)) < 0) {
+		if ((r = nl_get(call->ns, &own, !(call->opts & NETIFC_NO_STRICT_CHK), want, &s)) < 0) {
 			call->step = "netlink socket";
 			break;
 		}
@@ -311,7 +315,7 @@ static int run(struct netifc_call *call, struct job *j)
 		want = s->want;
 		if (r == -ENOBUFS)
 			s->dirty = 1;
-		nl_put(s, &own);
+		nl_put(call->ns, s, &own);
 		if (r == NL_ERR_INTR)
 			call->interrupted++;
 		else if (r == NL_ERR_CUT)

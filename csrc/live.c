@@ -402,7 +402,7 @@ static PyObject *closed_error(void)
 static int open_watch(TablesObject *t)
 {
 	struct netifc_call call = { .step = "netlink watch socket" };
-	int r = nl_watch_open(&t->w);
+	int r = nl_watch_open(&t->w, -1);
 
 	if (r < 0) {
 		netifc_core_error(PyModule_GetState(t->module), &call, r, NULL);

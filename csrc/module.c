@@ -310,7 +310,7 @@ static int module_exec(PyObject *m)
 	if (netifc_add_stats_types(m, st) < 0)
 		return -1;
 #ifdef __linux__
-	if (netifc_add_tables_type(m, st) < 0)
+	if (netifc_add_tables_type(m, st) < 0 || netifc_add_netns_type(m, st) < 0)
 		return -1;
 	if (netifc_add_route_types(m, st) < 0)
 		return -1;

@@ -47,6 +47,7 @@ modstate *netifc_state_of_type(PyTypeObject *tp);
 /* Only the bytes a link has: ob_size counts those of data. */
 typedef struct {
 	PyObject_VAR_HEAD
+	PyObject *ns;           /* the NetNS it came from (addrs() asks there), or NULL */
 	int32_t index;
 	uint32_t mtu;
 	uint32_t flags;
@@ -102,6 +103,11 @@ PyObject *netifc_counters_of(modstate *st, int32_t index, const char *name);
 PyObject *netifc_link_settings_of(modstate *st, int32_t index, const char *name);
 /* routes.c (Linux): the Route and NextHop types and the route functions. */
 int netifc_add_route_types(PyObject *m, modstate *st);
+/* nsmodule.c (Linux): the _NetNS type; an Interface's addrs() in its NetNS. */
+int netifc_add_netns_type(PyObject *m, modstate *st);
+void netifc_iface_set_ns(PyObject *iface, PyObject *ns);
+PyObject *netifc_ns_iface_addrs(PyObject *ns, enum netifc_kind kind, int32_t index,
+				const char *name);
 
 /*
  * module.c: the one place a core error becomes an exception (NULL).  what:

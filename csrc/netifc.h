@@ -103,12 +103,16 @@ enum netifc_kind { NETIFC_UNICAST, NETIFC_MULTICAST };
 #define NETIFC_NO_NL_MCAST 4u           /* all groups from /proc/net/igmp{,6} */
 #define NETIFC_NO_ETHTOOL_NL 8u         /* link settings by the SIOCETHTOOL ioctl */
 
+struct netifc_ns;       /* another network namespace (netns.h, Linux) */
+
 /*
- * One call: its options in; out, the step that failed (a static string)
- * and, for EBUSY, how often each reason made the request be asked again.
+ * One call: its options and its network namespace in (ns NULL: the calling
+ * thread's); out, the step that failed (a static string) and, for EBUSY,
+ * how often each reason made the request be asked again.
  */
 struct netifc_call {
 	unsigned opts;
+	struct netifc_ns *ns;
 	const char *step;
 	unsigned interrupted;   /* the kernel flagged the dump interrupted */
 	unsigned outgrown;      /* a reply did not fit the buffer */

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "netns.h"
 #include "nlsock.h"
 
 struct cached {
@@ -157,12 +158,16 @@ static struct cached *thread_record(void)
 	return c;
 }
 
-int nl_get(struct nl_sock *own, int strict, size_t want, struct nl_sock **out)
+int nl_get(struct netifc_ns *ns, struct nl_sock *own, int strict, size_t want,
+	   struct nl_sock **out)
 {
-	struct cached *c = thread_record();
+	struct cached *c;
 	char id[sizeof c->ns];
 	int r;
 
+	if (ns)
+		return netifc_ns_get(ns, own, strict, want, out);
+	c = thread_record();
 	if (c && strict && netns_of_thread(c, id, sizeof id) == 0) {
 		if (c->s.fd >= 0 && strcmp(id, c->ns)) {
 			pthread_mutex_lock(&lock);
@@ -194,10 +199,15 @@ int nl_get(struct nl_sock *own, int strict, size_t want, struct nl_sock **out)
 	return r;
 }
 
-void nl_put(struct nl_sock *s, struct nl_sock *own)
+void nl_put(struct netifc_ns *ns, struct nl_sock *s, struct nl_sock *own)
 {
-	struct cached *c = have_key ? pthread_getspecific(key) : NULL;
+	struct cached *c;
 
+	if (ns) {
+		netifc_ns_put(ns, s, own);
+		return;
+	}
+	c = have_key ? pthread_getspecific(key) : NULL;
 	if (s != own && !s->dirty)
 		return;
 	if (c)

@@ -8,13 +8,18 @@
 
 #include "nlio.h"
 
+struct netifc_ns;
+
 /*
  * *out is the thread's kept socket (strict checking on) or, when strict is
  * 0 or no socket can be kept, own, opened here.  Its buffer is at least
- * want bytes.  nl_put() after the call: a dirty socket is closed.
+ * want bytes.  nl_put() after the call: a dirty socket is closed.  ns: the
+ * network namespace of struct netifc_call, NULL for the calling thread's;
+ * another namespace's socket serves one call at a time (netns.h).
  */
-int nl_get(struct nl_sock *own, int strict, size_t want, struct nl_sock **out);
-void nl_put(struct nl_sock *s, struct nl_sock *own);
+int nl_get(struct netifc_ns *ns, struct nl_sock *own, int strict, size_t want,
+	   struct nl_sock **out);
+void nl_put(struct netifc_ns *ns, struct nl_sock *s, struct nl_sock *own);
 
 /*
  * linux.c: a request of another file through the one get/ask/put loop:

@@ -20,6 +20,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include "netns.h"
 #include "nlwatch.h"
 
 #ifndef SOL_NETLINK
@@ -82,17 +83,22 @@ static int join(int fd, int group)
 	return setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &group, sizeof group);
 }
 
-static int open_socket(struct nl_watch *w)
+static int open_socket(struct nl_watch *w, int netns)
 {
 	static const int required[] = { RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR };
 	struct sockaddr_nl me = { .nl_family = AF_NETLINK };
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 	int rcvbuf = WATCH_RCVBUF;
 	size_t i;
+	const int type = SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK;
+	int fd;
 
-	w->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
-	if (w->fd < 0)
-		return -errno;
+	/* In another namespace: made there by a helper thread, then used here. */
+	fd = netns >= 0 ? netifc_netns_socket(netns, AF_NETLINK, type, NETLINK_ROUTE)
+			: socket(AF_NETLINK, type, NETLINK_ROUTE);
+	if (fd < 0)
+		return netns >= 0 ? fd : -errno;
+	w->fd = fd;
 	if (bind(w->fd, (struct sockaddr *)&me, sizeof me) < 0 ||
 	    connect(w->fd, (struct sockaddr *)&kernel, sizeof kernel) < 0)
 		return -errno;
@@ -107,7 +113,7 @@ static int open_socket(struct nl_watch *w)
 	return 0;
 }
 
-int nl_watch_open(struct nl_watch *w)
+int nl_watch_open(struct nl_watch *w, int netns)
 {
 	int r;
 
@@ -117,7 +123,7 @@ int nl_watch_open(struct nl_watch *w)
 		return -r;
 	pthread_once(&once, init);
 	pthread_mutex_lock(&lock);
-	if ((r = open_socket(w)) < 0 && w->fd >= 0) {
+	if ((r = open_socket(w, netns)) < 0 && w->fd >= 0) {
 		close(w->fd);
 		w->fd = -1;
 	}

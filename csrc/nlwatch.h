@@ -25,8 +25,11 @@ struct nl_watch {
 	struct nl_watch *next, *prev;   /* every open watch of the process */
 };
 
-/* Opens the socket (SOCK_CLOEXEC | SOCK_NONBLOCK); 0 or a negative errno. */
-int nl_watch_open(struct nl_watch *w);
+/*
+ * Opens the socket (SOCK_CLOEXEC | SOCK_NONBLOCK) in the network namespace
+ * netns (a descriptor; -1: the calling thread's): 0 or a negative errno.
+ */
+int nl_watch_open(struct nl_watch *w, int netns);
 
 /*
  * Takes every datagram pending, without blocking, and appends its events

@@ -138,6 +138,7 @@ PyObject *netifc_new_iface(modstate *st, const struct netifc_link *l, const char
 
 	if (!o)
 		return NULL;
+	o->ns = NULL;
 	o->index = l->index;
 	o->mtu = l->mtu;
 	o->flags = l->flags;
@@ -234,6 +235,20 @@ static PyObject *iface_altnames(PyObject *self, void *c)
 	return res;
 }
 
+static void iface_dealloc(PyObject *self)
+{
+	Py_CLEAR(IFACE(self)->ns);
+	plain_dealloc(self);
+}
+
+#ifdef __linux__
+/* An Interface a NetNS returned: its addrs() ask that namespace (nsmodule.c). */
+void netifc_iface_set_ns(PyObject *iface, PyObject *ns)
+{
+	Py_XSETREF(IFACE(iface)->ns, Py_NewRef(ns));
+}
+#endif
+
 static PyObject *iface_addrs_kind(PyObject *self, enum netifc_kind kind)
 {
 	modstate *st = netifc_state_of_type(Py_TYPE(self));
@@ -244,6 +259,10 @@ static PyObject *iface_addrs_kind(PyObject *self, enum netifc_kind kind)
 	PyObject *res;
 	int r;
 
+#ifdef __linux__
+	if (o->ns)
+		return netifc_ns_iface_addrs(o->ns, kind, o->index, o->name);
+#endif
 	Py_BEGIN_ALLOW_THREADS
 	r = b->addrs(&call, kind, o->index, o->name, NULL, &t);
 	Py_END_ALLOW_THREADS
@@ -379,7 +398,7 @@ static PyMethodDef iface_methods[] = {
 static PyType_Slot iface_slots[] = {
 	{Py_tp_doc, "A network interface; immutable, hashable, equal by value."},
 	{Py_tp_new, no_new},
-	{Py_tp_dealloc, plain_dealloc},
+	{Py_tp_dealloc, iface_dealloc},
 	{Py_tp_repr, iface_repr},
 	{Py_tp_hash, iface_hash},
 	{Py_tp_richcompare, iface_richcompare},

@@ -22,7 +22,7 @@ ln -s /usr/include/linux /usr/include/asm-generic "$out/kernel/"
 ln -s "/usr/include/$(gcc -print-multiarch)/asm" "$out/kernel/asm"
 cc="musl-gcc -std=gnu11 -g -O1 -static -Wall -Wextra -Werror -idirafter $out/kernel -I$csrc
     -fsanitize=undefined -fsanitize-undefined-trap-on-error"
-core="$csrc/linux.c $csrc/nlio.c $csrc/nlsock.c $csrc/nlparse.c $csrc/nlwatch.c $csrc/proc.c
+core="$csrc/linux.c $csrc/nlio.c $csrc/nlsock.c $csrc/nlparse.c $csrc/nlwatch.c $csrc/netns.c $csrc/proc.c
       $csrc/procnet.c $csrc/gifa.c $csrc/addr.c $csrc/vec.c $csrc/backend.c
       $csrc/nlstats.c $csrc/statsparse.c $csrc/ethtool.c"
 

@@ -14,7 +14,7 @@ cc="gcc -std=gnu11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 $cc -o "$out/core_check" \
     "$here/core_check.c" "$here/compare.c" "$csrc"/linux.c "$csrc"/nlio.c "$csrc"/nlsock.c "$csrc"/nlparse.c "$csrc"/nlwatch.c \
-    "$csrc"/proc.c "$csrc"/procnet.c "$csrc"/gifa.c "$csrc"/addr.c "$csrc"/vec.c \
+    "$csrc"/netns.c "$csrc"/proc.c "$csrc"/procnet.c "$csrc"/gifa.c "$csrc"/addr.c "$csrc"/vec.c \
     "$csrc"/backend.c "$csrc"/nlstats.c "$csrc"/statsparse.c "$csrc"/ethtool.c -lpthread
 "$out/core_check"
 "$here/in_lab.sh" "$out/core_check"
