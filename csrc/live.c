@@ -56,10 +56,11 @@ static int netns_of_thread(dev_t *dev, ino_t *ino)
 	return 0;
 }
 
-/* One dump by the module's _snapshot(multicast, "netlink"): (links, records). */
+/* One dump by the module's _snapshot(multicast, "netlink") (or the _NetNS's): (links, records). */
 static PyObject *dump(TablesObject *t, int multicast)
 {
-	PyObject *res = PyObject_CallMethod(t->module, "_snapshot", "(is)", multicast, "netlink");
+	PyObject *res = t->netns ? PyObject_CallMethod(t->netns, "_snapshot", "(i)", multicast)
+		: PyObject_CallMethod(t->module, "_snapshot", "(is)", multicast, "netlink");
 
 	if (res && (!PyTuple_Check(res) || PyTuple_GET_SIZE(res) != 2 ||
 		    !PyTuple_Check(PyTuple_GET_ITEM(res, 0)) ||
@@ -84,7 +85,8 @@ static int reload(TablesObject *t)
 	int r = -1;
 
 	t->stale = 1;           /* until this succeeds: the next read tries again */
-	if (netns_of_thread(&dev, &ino) == 0 && (dev != t->ns_dev || ino != t->ns_ino)) {
+	if (!t->netns && netns_of_thread(&dev, &ino) == 0 &&
+	    (dev != t->ns_dev || ino != t->ns_ino)) {
 		PyErr_SetString(PyExc_RuntimeError, "netifc: live tables are read again from the"
 				" network namespace they watch; this thread is in another one");
 		return -1;
@@ -333,6 +335,8 @@ static int apply(TablesObject *t, struct nl_events *ev, PyObject *out, PyObject 
 		if (e->kind == NL_EV_LINK_NEW || e->kind == NL_EV_LINK_DEL) {
 			if (!(rec = netifc_new_iface(st, &ev->links.v[e->at], ev->links.pool)))
 				return -1;
+			if (t->netns)
+				netifc_iface_set_ns(rec, t->netns);
 			r = apply_link(t, rec, e->kind == NL_EV_LINK_DEL, out, classes);
 		} else {
 			a = &ev->addrs.v[e->at];
@@ -402,8 +406,12 @@ static PyObject *closed_error(void)
 static int open_watch(TablesObject *t)
 {
 	struct netifc_call call = { .step = "netlink watch socket" };
-	int r = nl_watch_open(&t->w, -1);
+	int nsfd = t->netns ? netifc_ns_fd(t->netns) : -1;     /* -1: this thread's */
+	int r;
 
+	if (t->netns && nsfd < 0)
+		return -1;
+	r = nl_watch_open(&t->w, nsfd);
 	if (r < 0) {
 		netifc_core_error(PyModule_GetState(t->module), &call, r, NULL);
 		return -1;
@@ -483,18 +491,22 @@ static void tables_dealloc(PyObject *self);
 
 static PyObject *tables_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
 {
-	static char *kwlist[] = { "live", NULL };
+	static char *kwlist[] = { "live", "netns", NULL };
+	PyObject *netns = Py_None;      /* a _NetNS, or None: this thread's namespace */
 	PyTypeObject *base = tp;
 	TablesObject *t;
 	int live = 0;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "p:_Tables", kwlist, &live))
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "p|$O:_Tables", kwlist, &live, &netns))
+		return NULL;
+	if (netns != Py_None && netifc_ns_fd(netns) < 0)
 		return NULL;
 	while (base && base->tp_dealloc != tables_dealloc)
 		base = base->tp_base;
 	if (!base || !(t = (TablesObject *)tp->tp_alloc(tp, 0)))
 		return NULL;
 	t->module = Py_NewRef(PyType_GetModule(base));
+	t->netns = netns == Py_None ? NULL : Py_NewRef(netns);
 	t->live = (uint8_t)live;
 	t->keep_groups = !live;         /* a live table keeps them from the first read of them */
 	t->forks = fork_count;
@@ -554,6 +566,7 @@ static void tables_dealloc(PyObject *self)
 	Py_CLEAR(t->cache);
 	Py_CLEAR(t->kinds);
 	Py_CLEAR(t->module);
+	Py_CLEAR(t->netns);
 	if (t->lock && t->forks == fork_count)
 		PyThread_free_lock(t->lock);
 	tp->tp_free(self);
@@ -812,7 +825,7 @@ static PyGetSetDef tables_getset[] = {
 };
 
 static PyType_Slot tables_slots[] = {
-	{Py_tp_doc, "_Tables(live)\n--\n\n"
+	{Py_tp_doc, "_Tables(live, *, netns=None)\n--\n\n"
 		    "Link, address and group tables kept by netlink notifications (private)."},
 	{Py_tp_new, tables_new},
 	{Py_tp_dealloc, tables_dealloc},

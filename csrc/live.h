@@ -42,6 +42,7 @@ typedef struct {
 typedef struct {
 	PyObject_HEAD
 	PyObject *module;
+	PyObject *netns;        /* the _NetNS watched (its dumps, its links), or NULL */
 	struct nl_watch w;
 	int open;               /* nl_watch_free is owed */
 	uint8_t live;           /* reads take what is pending first */

@@ -106,6 +106,7 @@ int netifc_add_route_types(PyObject *m, modstate *st);
 /* nsmodule.c (Linux): the _NetNS type; an Interface's addrs() in its NetNS. */
 int netifc_add_netns_type(PyObject *m, modstate *st);
 void netifc_iface_set_ns(PyObject *iface, PyObject *ns);
+int netifc_ns_fd(PyObject *ns);         /* -1 and TypeError unless a _NetNS, ValueError if closed */
 PyObject *netifc_ns_iface_addrs(PyObject *ns, enum netifc_kind kind, int32_t index,
 				const char *name);
 

@@ -232,6 +232,19 @@ static PyObject *ns_snapshot(PyObject *self, PyObject *args)
 	return res;
 }
 
+int netifc_ns_fd(PyObject *o)
+{
+	if (Py_TYPE(o)->tp_dealloc != ns_dealloc) {
+		PyErr_Format(PyExc_TypeError, "netns must be a _NetNS, not %.100s", Py_TYPE(o)->tp_name);
+		return -1;
+	}
+	if (NS(o)->fd < 0) {
+		PyErr_SetString(PyExc_ValueError, "I/O operation on a closed network namespace");
+		return -1;
+	}
+	return NS(o)->fd;
+}
+
 static PyObject *ns_fileno(PyObject *self, PyObject *unused)
 {
 	(void)unused;

@@ -59,6 +59,7 @@ from .watch import (
 )
 from .render import render_brief, render_json, render_text, to_json
 from .routing import Gateway, NextHop, Route, RouteType, default_gateways, route_get, routes
+from .netns import NetNS
 
 __all__ = [
     "FOREVER",
@@ -86,6 +87,7 @@ __all__ = [
     "LinkSettings",
     "LinkRemoved",
     "Live",
+    "NetNS",
     "NoSuchInterface",
     "Resync",
     "Snapshot",

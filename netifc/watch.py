@@ -33,6 +33,7 @@ from ._netifc import Addr, Interface, NoSuchInterface
 if TYPE_CHECKING:
     from . import Snapshot
     from ._netifc import _Tables
+    from .netns import NetNS
 
 __all__ = [
     "Event", "LinkAdded", "LinkChanged", "LinkRemoved", "AddrAdded", "AddrChanged",
@@ -161,11 +162,12 @@ def _no_netlink() -> NotImplementedError:
         f"netifc: change notifications need Linux's rtnetlink, which {sys.platform} lacks")
 
 
-def _tables(live: bool) -> _Tables:
-    """The C tables: a socket subscribed to changes first, then the dumps."""
+def _tables(live: bool, netns: Optional[NetNS] = None) -> _Tables:
+    """The C tables: a socket subscribed to changes first, then the dumps (in
+    the thread's network namespace, or in netns)."""
     if not hasattr(_Base, "by_index"):
         raise _no_netlink()
-    return _Base(live)
+    return _Base(live) if netns is None else _Base(live, netns=netns._ns)
 
 
 # ---- Watcher ----------------------------------------------------------------------
@@ -177,14 +179,15 @@ class Watcher:
     next one; ``async for`` waits on asyncio's loop (``add_reader``, no thread).
     Works unprivileged. A Watcher belongs to the process that made it: a forked
     child finds it closed. It watches the network namespace of the thread that
-    made it. Not to be shared between threads (``live()`` is).
+    made it, or the ``netns`` given (a ``netifc.NetNS``, which it needs open to
+    read its tables again). Not to be shared between threads (``live()`` is).
 
     Raises NotImplementedError where the platform has no netlink; OSError when
     the socket cannot be made or the tables read.
     """
 
-    def __init__(self) -> None:
-        self._tables = _tables(False)
+    def __init__(self, netns: Optional[NetNS] = None) -> None:
+        self._tables = _tables(False, netns)
         self._pending: Deque[Event] = deque()
 
     def fileno(self) -> int:
@@ -301,7 +304,8 @@ class Live(_Base):
     a change made before the read is in it. Safe to share between threads:
     each read sees one consistent table (every address's index names an
     interface of the same read). A forked child, or a read after close(),
-    opens its own socket and reads the tables again.
+    opens its own socket and reads the tables again. ``Live(netns)`` keeps
+    those of a ``netifc.NetNS`` (which it needs open to read them again).
 
     ``interfaces``, ``addrs``, ``by_index()``, ``by_name()``, ``addrs_of()``
     and ``groups_of()`` are the C tables' own; ``groups`` and ``groups_of()``
@@ -310,10 +314,12 @@ class Live(_Base):
 
     __slots__ = ("__weakref__",)
 
-    def __new__(cls) -> Live:
+    def __new__(cls, netns: Optional[NetNS] = None) -> Live:
         if not hasattr(_Base, "by_index"):
             raise _no_netlink()
-        return _Base.__new__(cls, True)
+        if netns is None:
+            return _Base.__new__(cls, True)
+        return _Base.__new__(cls, True, netns=netns._ns)
 
     def snapshot(self) -> Snapshot:
         """The interfaces and addresses of one read, as a Snapshot (made once
@@ -337,11 +343,11 @@ class Live(_Base):
         return f"<netifc.Live: {len(interfaces)} interfaces, {len(addrs)} addresses>"
 
 
-def live() -> Live:
+def live(netns: Optional[NetNS] = None) -> Live:
     """Live tables of the interfaces, addresses and groups of this thread's
-    network namespace (see Live).
+    network namespace, or of ``netns`` (a ``netifc.NetNS``; see Live).
 
     Raises NotImplementedError where the platform has no netlink; OSError when
     the socket cannot be made or the tables read.
     """
-    return Live()
+    return Live(netns)
