@@ -6,9 +6,13 @@ import json
 import os
 import socket
 import sys
-from typing import Dict, List, Optional, Sequence, Tuple
+from types import ModuleType
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import netifc
+
+# Where the interfaces are read: this module's namespace, or a NetNS (-n NAME).
+_Source = Union[ModuleType, netifc.NetNS]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -34,6 +38,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-s", "--stats", action="store_true",
                    help="each interface's counters, like ip -s link (with --json: their"
                         " every counter)")
+    p.add_argument("-n", "--netns", metavar="NAME",
+                   help="in the network namespace NAME (as ip -n: /run/netns/NAME), or a path"
+                        " such as /proc/PID/ns/net")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the output (auto: on a terminal, unless NO_COLOR is set)")
     p.add_argument("--version", action="version", version=f"%(prog)s {netifc.__version__}")
@@ -47,25 +54,25 @@ def _use_color(choice: str, stream: object) -> bool:
     return choice == "always"
 
 
-def _find(name: str) -> netifc.Interface:
+def _find(name: str, src: _Source = netifc) -> netifc.Interface:
     """The interface with this name; like ip, an altname finds its interface
     too (the API's interface_by_name() matches the primary name only, as Go)."""
     try:
-        return netifc.interface_by_name(name)
+        return src.interface_by_name(name)
     except netifc.NoSuchInterface:
-        for i in netifc.interfaces():
+        for i in src.interfaces():
             if name in i.altnames:
                 return i
         raise
 
 
-def _gather(ifname: Optional[str], multicast: bool
+def _gather(ifname: Optional[str], multicast: bool, src: _Source = netifc
             ) -> Tuple[Sequence[netifc.Interface], Sequence[netifc.Addr]]:
     if ifname is not None:
-        iface = _find(ifname)
+        iface = _find(ifname, src)
         addrs = iface.multicast_addrs() if multicast else iface.addrs()
         return (iface,), addrs
-    snap = netifc.multicast_snapshot() if multicast else netifc.snapshot()
+    snap = src.multicast_snapshot() if multicast else src.snapshot()
     return snap.interfaces, snap.addrs
 
 
@@ -103,22 +110,22 @@ def _event_at(event: netifc.Event) -> Tuple[Optional[netifc.Interface], Optional
     return None, None
 
 
-def _name_of(index: int, names: Dict[int, str], zone: str) -> str:
+def _name_of(index: int, names: Dict[int, str], zone: str, src: _Source = netifc) -> str:
     """An address's interface name: from the events so far, its zone, the kernel
     (a group can come before its link), or ``if<index>`` as ip prints a gone one."""
     if index not in names:
         try:
-            names[index] = zone or socket.if_indextoname(index)
-        except OSError:
+            names[index] = zone or src.interface_by_index(index).name
+        except (OSError, netifc.NoSuchInterface):
             return f"if{index}"
     return names[index]
 
 
-def _watch(args: argparse.Namespace) -> int:
+def _watch(args: argparse.Namespace, src: _Source) -> int:
     """Print each change as it comes, until Ctrl-C (exit 0)."""
     try:
-        watcher = netifc.Watcher()
-        only = _find(args.ifname).index if args.ifname is not None else None
+        watcher = netifc.Watcher(src if isinstance(src, netifc.NetNS) else None)
+        only = _find(args.ifname, src).index if args.ifname is not None else None
     except (netifc.NoSuchInterface, ValueError, NotImplementedError) as e:
         print(f"netifc: {e.args[0] if e.args else e}", file=sys.stderr)
         return 1
@@ -140,7 +147,7 @@ def _watch(args: argparse.Namespace) -> int:
                 if args.json:
                     out = json.dumps(netifc.render.event_json(event)) + "\n"
                 else:
-                    name = _name_of(addr.index, names, addr.zone) if addr is not None else ""
+                    name = _name_of(addr.index, names, addr.zone, src) if addr is not None else ""
                     out = netifc.render.render_event(event, name, color=color)
                 _write(out)
     except KeyboardInterrupt:
@@ -266,14 +273,35 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = parser.parse_args(argv)
     if args.ifname == "":
         parser.error("argument IFNAME: an interface name cannot be empty")
+    if args.stats and (args.brief or args.multicast or args.family is not None):
+        parser.error("argument -s/--stats: not with -b, -m, -4 or -6")
+    src: _Source = netifc
+    if args.netns is not None:
+        try:
+            src = netifc.NetNS(args.netns)
+        except (ValueError, NotImplementedError) as e:
+            print(f"netifc: {e.args[0] if e.args else e}", file=sys.stderr)
+            return 1
+        except OSError as e:
+            print(f"netifc: {e.strerror or e}", file=sys.stderr)
+            return 1
+    try:
+        return _show(args, src)
+    finally:
+        if isinstance(src, netifc.NetNS):
+            src.close()
+
+
+def _show(args: argparse.Namespace, src: _Source) -> int:
     if args.watch:
-        return _watch(args)
+        return _watch(args, src)
     if args.stats:
-        if args.brief or args.multicast or args.family is not None:
-            parser.error("argument -s/--stats: not with -b, -m, -4 or -6")
+        if isinstance(src, netifc.NetNS):
+            print("netifc: -s/--stats does not read another namespace yet (-n)", file=sys.stderr)
+            return 1
         return _stats(args)
     try:
-        interfaces, addrs = _gather(args.ifname, args.multicast)
+        interfaces, addrs = _gather(args.ifname, args.multicast, src)
     except (netifc.NoSuchInterface, ValueError) as e:
         print(f"netifc: {e.args[0] if e.args else e}", file=sys.stderr)
         return 1
