@@ -15,7 +15,7 @@ import time
 import pytest
 
 import netifc
-from conftest import require_namespaces
+from conftest import BACKENDS, require_namespaces
 from nslab import (Host, Netns, in_new_thread, ip_addrs, ip_groups, ip_links, socket_inodes)
 from test_cli_ip import compare
 from test_conformance import check_addr, check_link
@@ -63,13 +63,17 @@ def nets():
             ns.delete()
 
 
-@pytest.fixture
-def netlink_only(backend):
-    """A NetNS needs the netlink backend: on the other, its error is the test."""
-    if backend == "getifaddrs":
-        pytest.skip("the getifaddrs backend cannot look into a namespace"
-                    " (test_getifaddrs_backend_refuses)")
-    return backend
+@pytest.fixture(params=[k for k, (name, _) in BACKENDS.items() if name == "netlink"],
+                autouse=True)
+def backend(request):
+    """A NetNS needs the netlink backend: every test runs on each of its paths
+    (the getifaddrs backend's refusal is a test of its own)."""
+    name, fallbacks = BACKENDS[request.param]
+    netifc._netifc._set_backend(name, fallbacks)
+    try:
+        yield request.param
+    finally:
+        netifc._netifc._set_backend(os.environ.get("NETIFC_BACKEND", ""), 0)
 
 
 def addr_key(a):
@@ -109,18 +113,18 @@ def check_namespace(ns, n, backend):
         {i: groups.get(i, []) for i in links}
 
 
-def test_each_namespace_matches_ip(nets, netlink_only):
+def test_each_namespace_matches_ip(nets, backend):
     home = my_netns()
     for ns in nets:
         with netifc.NetNS(ns.name) as n:
-            check_namespace(ns, n, netlink_only)
+            check_namespace(ns, n, backend)
         assert my_netns() == home
     # and this thread's own calls still answer for its own namespace
     host = Host()
     assert sorted(i.index for i in netifc.interfaces()) == sorted(ip_links(host))
 
 
-def test_namespaces_differ_from_each_other_and_from_the_host(nets, netlink_only):
+def test_namespaces_differ_from_each_other_and_from_the_host(nets, backend):
     seen = set()
     for k, ns in enumerate(nets):
         with netifc.NetNS(ns.name) as n:
@@ -133,7 +137,7 @@ def test_namespaces_differ_from_each_other_and_from_the_host(nets, netlink_only)
     assert len(seen) == len(nets)
 
 
-def test_by_path_and_by_descriptor(nets, netlink_only):
+def test_by_path_and_by_descriptor(nets, backend):
     ns = nets[0]
     want = sorted((i["index"], i["name"]) for i in ip_links(ns).values())
     fd = os.open(f"/run/netns/{ns.name}", os.O_RDONLY)
@@ -161,8 +165,6 @@ def test_by_path_and_by_descriptor(nets, netlink_only):
 def test_the_fallback_paths_read_the_namespace(nets, backend):
     """Groups from /proc/net/igmp{,6} (the fallback backends) are the
     namespace's, not the reading thread's: a group only it has is there."""
-    if backend == "getifaddrs":
-        pytest.skip("no NetNS on getifaddrs")
     ns = nets[1]
     with netifc.NetNS(ns.name) as n:
         a1 = n.interface_by_name("a1")
@@ -173,7 +175,7 @@ def test_the_fallback_paths_read_the_namespace(nets, backend):
 
 # ---- threads --------------------------------------------------------------------------
 
-def test_threads_each_with_its_own_namespace_at_once(nets, netlink_only):
+def test_threads_each_with_its_own_namespace_at_once(nets, backend):
     """One thread per namespace, and two more sharing one NetNS, all calling at
     once: each answer is its namespace's; no thread's namespace moves."""
     want = {ns.name: sorted((i["index"], i["name"], i["mtu"]) for i in ip_links(ns).values())
@@ -212,7 +214,7 @@ def test_threads_each_with_its_own_namespace_at_once(nets, netlink_only):
     assert my_netns() == home
 
 
-def test_one_netns_used_from_a_thread_it_was_not_made_in(nets, netlink_only):
+def test_one_netns_used_from_a_thread_it_was_not_made_in(nets, backend):
     n = netifc.NetNS(nets[2].name)
     try:
         names = in_new_thread(lambda: sorted(i.name for i in n.interfaces()), timeout=TIMEOUT)
@@ -223,7 +225,7 @@ def test_one_netns_used_from_a_thread_it_was_not_made_in(nets, netlink_only):
 
 # ---- lifetime -----------------------------------------------------------------------
 
-def test_a_deleted_namespace_answers_while_held(netlink_only):
+def test_a_deleted_namespace_answers_while_held(backend):
     require_namespaces()
     ns = build("nsdel", 5)
     try:
@@ -252,7 +254,7 @@ def test_a_deleted_namespace_answers_while_held(netlink_only):
     n.close()       # again: nothing
 
 
-def test_closed_netns_and_its_interfaces(nets, netlink_only):
+def test_closed_netns_and_its_interfaces(nets, backend):
     n = netifc.NetNS(nets[0].name)
     a0 = n.interface_by_name("a0")
     assert [a.address for a in a0.addrs() if a.family == socket.AF_INET] == ["192.0.2.1"]
@@ -263,7 +265,7 @@ def test_closed_netns_and_its_interfaces(nets, netlink_only):
             call()
 
 
-def test_interfaces_ask_their_namespace_for_addresses(nets, netlink_only):
+def test_interfaces_ask_their_namespace_for_addresses(nets, backend):
     """An Interface from a NetNS asks that namespace, even where the caller's
     namespace has a link with the same index."""
     with netifc.NetNS(nets[1].name) as n:
@@ -276,8 +278,6 @@ def test_interfaces_ask_their_namespace_for_addresses(nets, netlink_only):
 
 def test_missing_namespace_is_named(backend):
     require_namespaces()
-    if backend == "getifaddrs":
-        pytest.skip("refused before the name is looked at")
     with pytest.raises(FileNotFoundError, match="nsmissing-x") as e:
         netifc.NetNS("nsmissing-x")
     assert e.value.errno == errno.ENOENT and e.value.filename == "/run/netns/nsmissing-x"
@@ -285,9 +285,7 @@ def test_missing_namespace_is_named(backend):
         netifc.NetNS("/no/such/ns")
 
 
-def test_bad_arguments(backend):
-    if backend == "getifaddrs":
-        pytest.skip("refused before the argument is looked at")
+def test_bad_arguments():
     for bad in ("", ".", "..", "a\0b"):
         with pytest.raises(ValueError):
             netifc.NetNS(bad)
@@ -309,14 +307,24 @@ def test_bad_arguments(backend):
     assert e.value.errno == errno.EINVAL and "not a network namespace" in str(e.value)
 
 
-def test_getifaddrs_backend_refuses(nets, backend):
-    if backend != "getifaddrs":
-        pytest.skip("the getifaddrs backend's own test")
-    with pytest.raises(NotImplementedError, match="getifaddrs backend"):
-        netifc.NetNS(nets[0].name)
+def test_getifaddrs_backend_refuses(nets):
+    n = netifc.NetNS(nets[0].name)
+    netifc._netifc._set_backend("getifaddrs", 0)
+    try:
+        with pytest.raises(NotImplementedError, match="getifaddrs backend"):
+            netifc.NetNS(nets[0].name)
+        with pytest.raises(NotImplementedError, match="getifaddrs backend"):
+            n.interfaces()      # opened before the backend changed
+    finally:
+        netifc._netifc._set_backend("netlink", 0)
+        n.close()
+    r = subprocess.run([sys.executable, "-m", "netifc", "-n", nets[0].name], cwd="/",
+                       capture_output=True, text=True,
+                       env=dict(os.environ, NETIFC_BACKEND="getifaddrs"))
+    assert r.returncode == 1 and "getifaddrs backend" in r.stderr and r.stdout == ""
 
 
-def test_unprivileged_gets_permission_error(nets, netlink_only):
+def test_unprivileged_gets_permission_error(nets, backend):
     """A process that dropped root (setuid nobody) may not enter."""
     code = ("import os, sys, netifc\n"    # first: the interpreter's files may be closed to nobody
             "os.setgroups([]); os.setgid(65534); os.setuid(65534)\n"
@@ -334,7 +342,7 @@ def test_unprivileged_gets_permission_error(nets, netlink_only):
 
 # ---- fork ------------------------------------------------------------------------------
 
-def test_forked_child_makes_its_own_socket(nets, netlink_only):
+def test_forked_child_makes_its_own_socket(nets, backend):
     """The child holds none of the parent's NetNS sockets (closed at the fork),
     and answers for the same namespace through a socket of its own."""
     ns = nets[0]
@@ -366,14 +374,14 @@ def test_forked_child_makes_its_own_socket(nets, netlink_only):
     assert "error" not in report, report
     assert report["held"] == [] and report["names"] == want
     # its own kept socket; none on the path that opens one per call
-    assert len(report["new"]) == (0 if netlink_only == "netlink-nostrict" else 1)
+    assert len(report["new"]) == (0 if backend == "netlink-nostrict" else 1)
     assert sorted(i.name for i in n.interfaces()) == want   # the parent's still works
     n.close()
 
 
 # ---- Watcher and live tables -------------------------------------------------------
 
-def test_watcher_in_a_namespace_sees_ip_n_changes(nets, netlink_only):
+def test_watcher_in_a_namespace_sees_ip_n_changes(nets, backend):
     ns = nets[2]
     home = my_netns()
     with netifc.NetNS(ns.name) as n, n.Watcher() as w:
@@ -400,7 +408,7 @@ def test_watcher_in_a_namespace_sees_ip_n_changes(nets, netlink_only):
     assert my_netns() == home
 
 
-def test_live_tables_in_a_namespace(nets, netlink_only):
+def test_live_tables_in_a_namespace(nets, backend):
     ns = nets[1]
     with netifc.NetNS(ns.name) as n:
         lv = netifc.live(n)
@@ -425,12 +433,6 @@ def test_cli_n_is_ip_n(nets, backend, form):
     """netifc -n NAME against ip -n NAME, from the tests' own namespace."""
     host = Host()
     ns = nets[0]
-    if backend == "getifaddrs":
-        r = subprocess.run([sys.executable, "-m", "netifc", "-n", ns.name], cwd="/",
-                           capture_output=True, text=True,
-                           env=dict(os.environ, NETIFC_BACKEND="getifaddrs"))
-        assert r.returncode == 1 and "getifaddrs backend" in r.stderr
-        return
     if form == "multicast":
         out = subprocess.run([sys.executable, "-m", "netifc", "-n", ns.name, "-j", "-m"],
                              cwd="/", capture_output=True, text=True, check=True).stdout
@@ -445,7 +447,7 @@ def test_cli_n_is_ip_n(nets, backend, form):
             brief=form == "brief")
 
 
-def test_cli_n_json_and_errors(nets, netlink_only):
+def test_cli_n_json_and_errors(nets, backend):
     ns = nets[1]
     out = subprocess.run([sys.executable, "-m", "netifc", "--netns", ns.name, "-j"], cwd="/",
                          capture_output=True, text=True, check=True).stdout
@@ -476,7 +478,7 @@ def watch_subscribed(ns, pid):
     return any(int(r[inode]) in inodes and int(r[groups], 16) & 1 for r in rows[1:])
 
 
-def test_cli_watch_in_a_namespace(nets, netlink_only):
+def test_cli_watch_in_a_namespace(nets, backend):
     ns = nets[0]
     p = subprocess.Popen([sys.executable, "-m", "netifc", "-n", ns.name, "--watch", "--json"],
                          cwd="/", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
