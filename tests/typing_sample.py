@@ -175,12 +175,41 @@ def check_routes() -> None:
     assert r.type == netifc.RouteType.LOCAL
 
 
+def check_netns() -> None:
+    """This thread's own namespace, by path (entering it needs CAP_SYS_ADMIN too)."""
+    try:
+        ns = assert_type(netifc.NetNS("/proc/thread-self/ns/net"), netifc.NetNS)
+    except PermissionError:
+        return
+    with ns:
+        assert isinstance(assert_type(ns.name, "str | None"), (str, type(None)))
+        assert isinstance(assert_type(ns.path, "str | None"), str)
+        assert isinstance(assert_type(ns.fileno(), int), int)
+        first = assert_type(ns.interfaces(), "tuple[netifc.Interface, ...]")[0]
+        check_interface(assert_type(ns.interface_by_index(first.index), netifc.Interface))
+        check_interface(assert_type(ns.interface_by_name(first.name), netifc.Interface))
+        for a in assert_type(ns.interface_addrs(), "tuple[netifc.Addr, ...]"):
+            check_addr(a)
+        check_snapshot(assert_type(ns.snapshot(), netifc.Snapshot))
+        check_snapshot(assert_type(ns.multicast_snapshot(), netifc.Snapshot))
+        lv = assert_type(ns.live(), netifc.Live)
+        assert assert_type(lv.by_index(first.index), netifc.Interface) == first
+        lv.close()
+        with assert_type(netifc.Watcher(netns=ns), netifc.Watcher) as w, \
+                assert_type(ns.Watcher(), netifc.Watcher) as w2:
+            for e in assert_type(w.poll(0), "list[netifc.Event]") + w2.poll(0):
+                assert isinstance(describe(e), str)
+        assert_type(netifc.live(ns), netifc.Live).close()
+    assert assert_type(ns.closed, bool)
+
+
 def main() -> None:
     check_flags()
     check_module()
     check_live()
     check_counters()
     check_routes()
+    check_netns()
 
 
 if __name__ == "__main__":
