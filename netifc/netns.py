@@ -115,37 +115,49 @@ class NetNS:
     # -- the module's calls, in this namespace ------------------------------------
 
     def interfaces(self) -> Tuple[Interface, ...]:
-        """Every interface of the namespace, in kernel order (one link dump)."""
+        """Every interface of the namespace, in kernel order (one link dump).
+
+        Raises OSError when the kernel fails; ValueError once closed.
+        """
         return self._ns.interfaces()
 
     def interface_by_index(self, index: int) -> Interface:
         """The namespace's interface with this index (one request for that link).
 
-        Raises TypeError, ValueError and NoSuchInterface as
-        netifc.interface_by_index() does.
+        Raises TypeError, ValueError, NoSuchInterface and OSError as
+        netifc.interface_by_index() does; ValueError once closed.
         """
         return self._ns.interface_by_index(index)
 
     def interface_by_name(self, name: str) -> Interface:
         """The namespace's interface with this (primary) name.
 
-        Raises TypeError, ValueError and NoSuchInterface as
-        netifc.interface_by_name() does.
+        Raises TypeError, ValueError, NoSuchInterface and OSError as
+        netifc.interface_by_name() does; ValueError once closed.
         """
         return self._ns.interface_by_name(name)
 
     def interface_addrs(self) -> Tuple[Addr, ...]:
-        """Every unicast address of the namespace."""
+        """Every unicast address of the namespace.
+
+        Raises OSError when the kernel fails; ValueError once closed.
+        """
         return self._ns.interface_addrs()
 
     def snapshot(self) -> Snapshot:
         """Every interface and unicast address of the namespace, consistent
-        with each other (as netifc.snapshot())."""
+        with each other (as netifc.snapshot()).
+
+        Raises OSError when the kernel fails; ValueError once closed.
+        """
         from . import Snapshot
         return Snapshot(*self._ns._snapshot(False))
 
     def multicast_snapshot(self) -> Snapshot:
-        """Every interface and multicast group of the namespace."""
+        """Every interface and multicast group of the namespace.
+
+        Raises OSError when the kernel fails; ValueError once closed.
+        """
         from . import Snapshot
         return Snapshot(*self._ns._snapshot(True))
 
