@@ -344,7 +344,8 @@ def test_unprivileged_gets_permission_error(nets, backend):
 
 def test_forked_child_makes_its_own_socket(nets, backend):
     """The child holds none of the parent's NetNS sockets (closed at the fork),
-    and answers for the same namespace through a socket of its own."""
+    and answers for the same namespace through a socket of its own; its live
+    tables of the namespace open their own watch socket there."""
     ns = nets[0]
     before = socket_inodes()
     n = netifc.NetNS(ns.name)
@@ -352,6 +353,7 @@ def test_forked_child_makes_its_own_socket(nets, backend):
     parents = socket_inodes() - before
     assert len(parents) == 1        # the NetNS's one socket
     want = sorted(i.name for i in n.interfaces())
+    lv = n.live()       # its watch socket is the parent's too
     rfd, wfd = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -362,6 +364,7 @@ def test_forked_child_makes_its_own_socket(nets, backend):
             report["held"] = sorted(held & parents)
             report["names"] = sorted(i.name for i in n.interfaces())
             report["new"] = sorted(socket_inodes() - held)
+            report["live"] = sorted(i.name for i in lv.interfaces)   # reopened in the child
         except BaseException as e:  # handed to the parent
             report["error"] = repr(e)
         finally:
@@ -375,7 +378,10 @@ def test_forked_child_makes_its_own_socket(nets, backend):
     assert report["held"] == [] and report["names"] == want
     # its own kept socket; none on the path that opens one per call
     assert len(report["new"]) == (0 if backend == "netlink-nostrict" else 1)
+    assert report["live"] == want
     assert sorted(i.name for i in n.interfaces()) == want   # the parent's still works
+    assert sorted(i.name for i in lv.interfaces) == want
+    lv.close()
     n.close()
 
 
