@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE             /* unshare */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include <sys/wait.h>
 
 #include "../ethtool.h"
+#include "../netns.h"
 #include "../nlio.h"
 #include "../nlwatch.h"
 #include "compare.h"
@@ -38,12 +40,13 @@ static void expect(int r, int want, const char *what)
 }
 
 static unsigned opts;           /* the options of this round's calls */
+static struct netifc_ns *in_ns; /* and their namespace (NULL: the thread's) */
 
 static void round_of(const struct netifc_backend *b)
 {
 	struct netifc_links links = { 0 };
 	struct netifc_addrs addrs = { 0 };
-	struct netifc_call c = { .opts = opts };
+	struct netifc_call c = { .opts = opts, .ns = in_ns };
 	int kind;
 
 	expect(b->links(&c, &links) < 0, 0, "links");
@@ -96,6 +99,15 @@ static void counters_round(const struct netifc_backend *b)
 		expect(netifc_link_settings(&c, 0x7ffffff0, "nfc-none0", &ls), 0,
 		       "link settings(missing)");
 	}
+}
+
+static void *ns_rounds(void *arg)
+{
+	int i, n = *(int *)arg;
+
+	for (i = 0; i < n; i++)
+		round_of(netifc_backend_find("netlink"));
+	return NULL;
 }
 
 static void *rounds(void *arg)
@@ -357,6 +369,77 @@ static int watch_in_own_netns(void)
 	return failures;
 }
 
+/*
+ * In a child process: a new namespace with lo up, left again; a record of it
+ * answers for it (lo alone, its groups from /proc on the fallback path)
+ * from threads that never enter it; a forked child makes its own socket.
+ */
+static int netns_from_outside(void)
+{
+	static const unsigned modes[] = { 0, NETIFC_NO_STRICT_CHK, NETIFC_NO_NL_MCAST };
+	const struct netifc_backend *b = netifc_backend_find("netlink");
+	int home = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC), target, status, m, t;
+	int n = 20;
+	char before[64] = "", after[64] = "";
+	struct netifc_links links = { 0 };
+	struct netifc_addrs groups = { 0 };
+	struct netifc_call c = { 0 };
+	pthread_t th[4];
+	pid_t pid;
+
+	if (home < 0 || unshare(CLONE_NEWNET) < 0) {
+		printf("core_check: namespace checks skipped: unshare(CLONE_NEWNET): %s\n",
+		       strerror(errno));
+		return 0;
+	}
+	expect(set_lo_up(), 0, "lo up in the new namespace");
+	target = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	expect(setns(home, CLONE_NEWNET), 0, "back home");
+	expect(readlink("/proc/thread-self/ns/net", before, sizeof before - 1) > 0, 1, "readlink");
+	expect(netifc_ns_open(target, &c.ns), 0, "netifc_ns_open");
+	close(target);
+	close(home);
+	if (!c.ns)
+		return failures;
+	expect(b->links(&c, &links), 0, "links there");
+	expect(links.n == 1 && !strcmp(links.v[0].name, "lo"), 1, "lo alone there");
+	c.opts = NETIFC_NO_NL_MCAST;
+	expect(b->addrs(&c, NETIFC_MULTICAST, 1, "lo", NULL, &groups), 0, "groups from /proc there");
+	expect(groups.n > 0, 1, "lo's groups there");
+	in_ns = c.ns;
+	for (m = 0; m < 3; m++) {
+		opts = modes[m];
+		for (t = 0; t < 4; t++)
+			pthread_create(&th[t], NULL, ns_rounds, &n);
+		for (t = 0; t < 4; t++)
+			pthread_join(th[t], NULL);
+	}
+	pid = fork();
+	if (pid == 0)
+		_exit(c.ns->s.fd == -1 && b->links(&c, &links) == 0 && c.ns->s.fd >= 0 ? 0 : 1);
+	expect(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       WEXITSTATUS(status) == 0, 1, "a forked child's own socket there");
+	expect(readlink("/proc/thread-self/ns/net", after, sizeof after - 1) > 0 &&
+	       !strcmp(before, after), 1, "this thread never moved");
+	netifc_ns_close(c.ns);
+	expect(b->links(&c, &links), -EBADF, "closed");
+	netifc_ns_free(c.ns);
+	netifc_links_free(&links);
+	netifc_addrs_free(&groups);
+	return failures;
+}
+
+static void check_netns(void)
+{
+	int status, before = failures;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(netns_from_outside() != before);
+	expect(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       WEXITSTATUS(status) == 0, 1, "namespace checks (from outside a namespace of their own)");
+}
+
 static void check_watch(void)
 {
 	int status, before = failures;
@@ -378,6 +461,7 @@ int main(void)
 	check_sockets();
 	check_event_parsing();
 	check_watch();
+	check_netns();
 	failures += compare_backends();
 	for (m = 0; m < 4; m++) {
 		pthread_t th[4];
