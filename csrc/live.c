@@ -533,6 +533,7 @@ static int tables_traverse(PyObject *self, visitproc visit, void *arg)
 
 	Py_VISIT(Py_TYPE(self));
 	Py_VISIT(t->module);
+	Py_VISIT(t->netns);
 	Py_VISIT(t->cache);
 	Py_VISIT(t->kinds);
 	for (i = 0; i < 3; i++) {
