@@ -16,6 +16,7 @@
 #include <linux/sockios.h>
 
 #include "ethtool.h"
+#include "netns.h"
 #include "nlio.h"
 
 #define FAMILY_UNASKED 0
@@ -191,7 +192,8 @@ int netifc_link_settings(struct netifc_call *c, int32_t index, const char *name,
 	out->speed = NETIFC_SPEED_UNKNOWN;
 	out->duplex = NETIFC_DUPLEX_UNKNOWN;
 	c->step = "generic netlink socket";
-	if ((r = nl_open_generic(&s)) < 0)
+	r = c->ns ? netifc_ns_open_generic(c->ns, &s) : nl_open_generic(&s);
+	if (r < 0)
 		return r == -EPROTONOSUPPORT ? 0 : r;
 	if (__atomic_load_n(&family, __ATOMIC_RELAXED) == FAMILY_UNASKED)
 		r = resolve(&s, c);

@@ -99,8 +99,11 @@ int netifc_add_tables_type(PyObject *m, modstate *st);
 
 /* stats.c: the Counters and LinkSettings types, counters(); an Interface's own. */
 int netifc_add_stats_types(PyObject *m, modstate *st);
-PyObject *netifc_counters_of(modstate *st, int32_t index, const char *name);
-PyObject *netifc_link_settings_of(modstate *st, int32_t index, const char *name);
+struct netifc_ns;
+PyObject *netifc_counters_all(modstate *st, struct netifc_ns *ns);    /* ns NULL: the thread's */
+PyObject *netifc_counters_of(modstate *st, struct netifc_ns *ns, int32_t index, const char *name);
+PyObject *netifc_link_settings_of(modstate *st, struct netifc_ns *ns, int32_t index,
+				   const char *name);
 /* routes.c (Linux): the Route and NextHop types and the route functions. */
 int netifc_add_route_types(PyObject *m, modstate *st);
 /* nsmodule.c (Linux): the _NetNS type; an Interface's addrs() in its NetNS. */
@@ -109,6 +112,8 @@ void netifc_iface_set_ns(PyObject *iface, PyObject *ns);
 int netifc_ns_fd(PyObject *ns);         /* -1 and TypeError unless a _NetNS, ValueError if closed */
 PyObject *netifc_ns_iface_addrs(PyObject *ns, enum netifc_kind kind, int32_t index,
 				const char *name);
+PyObject *netifc_ns_iface_counters(PyObject *ns, int32_t index, const char *name, int settings);
+struct netifc_ns *netifc_ns_core(PyObject *ns);  /* NULL and an exception unless an open _NetNS */
 
 /*
  * module.c: the one place a core error becomes an exception (NULL).  what:

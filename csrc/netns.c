@@ -180,6 +180,25 @@ void netifc_ns_put(struct netifc_ns *ns, struct nl_sock *s, struct nl_sock *own)
 	pthread_mutex_unlock(&ns->lock);
 }
 
+static int open_generic(void *p)
+{
+	return nl_open_generic(p);
+}
+
+int netifc_ns_open_generic(struct netifc_ns *ns, struct nl_sock *s)
+{
+	int r = -EBADF;
+
+	s->fd = -1;
+	pthread_mutex_lock(&ns->lock);
+	if (ns->fd >= 0)
+		r = netifc_netns_run(ns->fd, open_generic, s);
+	pthread_mutex_unlock(&ns->lock);
+	if (r < 0 && s->fd >= 0)
+		nl_close(s);
+	return r;
+}
+
 struct groups_args {
 	int family;
 	int32_t index;

@@ -232,6 +232,38 @@ static PyObject *ns_snapshot(PyObject *self, PyObject *args)
 	return res;
 }
 
+PyObject *netifc_ns_iface_counters(PyObject *self, int32_t index, const char *name, int settings)
+{
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+
+	if (!backend_for(self, st))
+		return NULL;
+	return settings ? netifc_link_settings_of(st, NS(self), index, name)
+			: netifc_counters_of(st, NS(self), index, name);
+}
+
+static PyObject *ns_counters(PyObject *self, PyObject *unused)
+{
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+
+	(void)unused;
+	return backend_for(self, st) ? netifc_counters_all(st, NS(self)) : NULL;
+}
+
+/* The namespace of an open _NetNS, for another file's call; NULL and an exception else. */
+struct netifc_ns *netifc_ns_core(PyObject *o)
+{
+	if (o == NULL || o == Py_None)
+		return NULL;
+	if (Py_TYPE(o)->tp_dealloc != ns_dealloc) {
+		PyErr_Format(PyExc_TypeError, "netns must be a _NetNS, not %.100s", Py_TYPE(o)->tp_name);
+		return NULL;
+	}
+	if (!backend_for(o, netifc_state_of_type(Py_TYPE(o))))
+		return NULL;
+	return NS(o);
+}
+
 int netifc_ns_fd(PyObject *o)
 {
 	if (Py_TYPE(o)->tp_dealloc != ns_dealloc) {
@@ -277,6 +309,8 @@ static PyMethodDef ns_methods[] = {
 	 "interface_by_name($self, name, /)\n--\n\nThe namespace's interface with this name."},
 	{"interface_addrs", ns_interface_addrs, METH_NOARGS,
 	 "interface_addrs($self, /)\n--\n\nEvery unicast address of the namespace."},
+	{"counters", ns_counters, METH_NOARGS,
+	 "counters($self, /)\n--\n\nEvery interface's counters in the namespace."},
 	{"_snapshot", ns_snapshot, METH_VARARGS,
 	 "_snapshot($self, multicast=False, /)\n--\n\nThe namespace's links and addresses (or groups)."},
 	{"fileno", ns_fileno, METH_NOARGS,

@@ -286,15 +286,25 @@ static PyObject *iface_maddrs(PyObject *self, PyObject *unused)
 static PyObject *iface_counters(PyObject *self, PyObject *unused)
 {
 	(void)unused;
-	return netifc_counters_of(netifc_state_of_type(Py_TYPE(self)), IFACE(self)->index,
+#ifdef __linux__
+	if (IFACE(self)->ns)
+		return netifc_ns_iface_counters(IFACE(self)->ns, IFACE(self)->index,
+						IFACE(self)->name, 0);
+#endif
+	return netifc_counters_of(netifc_state_of_type(Py_TYPE(self)), NULL, IFACE(self)->index,
 				  IFACE(self)->name);
 }
 
 static PyObject *iface_link_settings(PyObject *self, PyObject *unused)
 {
 	(void)unused;
-	return netifc_link_settings_of(netifc_state_of_type(Py_TYPE(self)), IFACE(self)->index,
-				       IFACE(self)->name);
+#ifdef __linux__
+	if (IFACE(self)->ns)
+		return netifc_ns_iface_counters(IFACE(self)->ns, IFACE(self)->index,
+						IFACE(self)->name, 1);
+#endif
+	return netifc_link_settings_of(netifc_state_of_type(Py_TYPE(self)), NULL,
+				       IFACE(self)->index, IFACE(self)->name);
 }
 
 static PyObject *iface_reduce(PyObject *self, PyObject *unused)

@@ -366,10 +366,13 @@ static PyObject *m_routes(PyObject *m, PyObject *args)
 	struct netifc_call call = { .opts = st->opts };
 	struct netifc_routes t = { 0 };
 	unsigned long table;
-	PyObject *res;
+	PyObject *res, *netns = Py_None;        /* a _NetNS: its namespace's routes */
 	int family, r;
 
-	if (!PyArg_ParseTuple(args, "ik:_routes", &family, &table) || family_arg(family) < 0)
+	if (!PyArg_ParseTuple(args, "ik|O:_routes", &family, &table, &netns) ||
+	    family_arg(family) < 0)
+		return NULL;
+	if (netns != Py_None && !(call.ns = netifc_ns_core(netns)))
 		return NULL;
 	if (table > 0xffffffffUL)
 		return PyErr_Format(PyExc_ValueError, "table %lu out of range", table);
@@ -389,9 +392,11 @@ static PyObject *m_route_get(PyObject *m, PyObject *args)
 	const char *dst;
 	Py_ssize_t n;
 	int family, index, r;
-	PyObject *res;
+	PyObject *res, *netns = Py_None;        /* a _NetNS: the route there */
 
-	if (!PyArg_ParseTuple(args, "iy#i:_route_get", &family, &dst, &n, &index))
+	if (!PyArg_ParseTuple(args, "iy#i|O:_route_get", &family, &dst, &n, &index, &netns))
+		return NULL;
+	if (netns != Py_None && !(call.ns = netifc_ns_core(netns)))
 		return NULL;
 	if ((family != AF_INET || n != 4) && (family != AF_INET6 || n != 16))
 		return PyErr_Format(PyExc_ValueError, "a destination of family %d cannot be %zd bytes",

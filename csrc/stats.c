@@ -257,15 +257,14 @@ static PyObject *table_tuple(modstate *st, const struct netifc_counters_table *t
 	return tup;
 }
 
-static PyObject *m_counters(PyObject *m, PyObject *unused)
+/* Every link's counters, in ns (NULL: the calling thread's namespace). */
+PyObject *netifc_counters_all(modstate *st, struct netifc_ns *ns)
 {
-	modstate *st = PyModule_GetState(m);
-	struct netifc_call call = { .opts = st->opts };
+	struct netifc_call call = { .opts = st->opts, .ns = ns };
 	struct netifc_counters_table t = { 0 };
 	PyObject *res;
 	int r;
 
-	(void)unused;
 	Py_BEGIN_ALLOW_THREADS
 	r = counters_call(st, &call, 0, &t);
 	Py_END_ALLOW_THREADS
@@ -274,9 +273,15 @@ static PyObject *m_counters(PyObject *m, PyObject *unused)
 	return res;
 }
 
-PyObject *netifc_counters_of(modstate *st, int32_t index, const char *name)
+static PyObject *m_counters(PyObject *m, PyObject *unused)
 {
-	struct netifc_call call = { .opts = st->opts };
+	(void)unused;
+	return netifc_counters_all(PyModule_GetState(m), NULL);
+}
+
+PyObject *netifc_counters_of(modstate *st, struct netifc_ns *ns, int32_t index, const char *name)
+{
+	struct netifc_call call = { .opts = st->opts, .ns = ns };
 	struct netifc_counters_table t = { 0 };
 	PyObject *what, *res;
 	int r;
@@ -356,10 +361,11 @@ static PyStructSequence_Desc settings_desc = {
 	settings_fields, 2,
 };
 
-PyObject *netifc_link_settings_of(modstate *st, int32_t index, const char *name)
+PyObject *netifc_link_settings_of(modstate *st, struct netifc_ns *ns, int32_t index,
+				   const char *name)
 {
 #ifdef __linux__
-	struct netifc_call call = { .opts = st->opts };
+	struct netifc_call call = { .opts = st->opts, .ns = ns };
 	struct netifc_link_settings ls;
 	PyObject *res;
 	int r;
@@ -381,7 +387,7 @@ PyObject *netifc_link_settings_of(modstate *st, int32_t index, const char *name)
 		Py_CLEAR(res);
 	return res;
 #else
-	(void)st; (void)index; (void)name;
+	(void)st; (void)ns; (void)index; (void)name;
 	Py_RETURN_NONE;         /* no ethtool here */
 #endif
 }

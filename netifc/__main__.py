@@ -187,12 +187,12 @@ def _stats_lines(c: netifc.Counters) -> List[str]:
     return lines
 
 
-def _stats(args: argparse.Namespace) -> int:
+def _stats(args: argparse.Namespace, src: _Source = netifc) -> int:
     try:
         interfaces: Sequence[netifc.Interface] = (
-            (_find(args.ifname),) if args.ifname is not None else netifc.interfaces())
+            (_find(args.ifname, src),) if args.ifname is not None else src.interfaces())
         counters = {c.index: c for c in (
-            [interfaces[0].counters()] if args.ifname is not None else netifc.counters())}
+            [interfaces[0].counters()] if args.ifname is not None else src.counters())}
     except (netifc.NoSuchInterface, ValueError) as e:
         print(f"netifc: {e.args[0] if e.args else e}", file=sys.stderr)
         return 1
@@ -296,10 +296,7 @@ def _show(args: argparse.Namespace, src: _Source) -> int:
     if args.watch:
         return _watch(args, src)
     if args.stats:
-        if isinstance(src, netifc.NetNS):
-            print("netifc: -s/--stats does not read another namespace yet (-n)", file=sys.stderr)
-            return 1
-        return _stats(args)
+        return _stats(args, src)
     try:
         interfaces, addrs = _gather(args.ifname, args.multicast, src)
     except (netifc.NoSuchInterface, ValueError) as e:

@@ -11,14 +11,17 @@ from __future__ import annotations
 import errno
 import os
 import sys
-from typing import TYPE_CHECKING, Optional, Tuple, Union
+import ipaddress
+import socket
+from typing import TYPE_CHECKING, Dict, Optional, Tuple, Union
 
 from . import _netifc
 from ._netifc import Addr, Interface
 
 if TYPE_CHECKING:
-    from . import Snapshot
+    from . import Counters, Snapshot
     from ._netifc import _NetNS
+    from .routing import Gateway, Route
     from .watch import Live, Watcher
 
 __all__ = ["NetNS"]
@@ -163,6 +166,43 @@ class NetNS:
 
     def _snapshot(self, multicast: bool) -> Tuple[Tuple[Interface, ...], Tuple[Addr, ...]]:
         return self._ns._snapshot(multicast)
+
+    def counters(self) -> Tuple[Counters, ...]:
+        """Every interface's counters in the namespace (as netifc.counters()).
+
+        Raises OSError when the kernel fails; ValueError once closed.
+        """
+        return self._ns.counters()
+
+    def routes(self, family: Optional[int] = None,
+               table: Union[int, str] = "main") -> Tuple[Route, ...]:
+        """The namespace's routes (as netifc.routes()).
+
+        Raises TypeError, ValueError and OSError as netifc.routes() does;
+        ValueError once closed.
+        """
+        from .routing import _family_number, _table_number
+        return _netifc._routes(_family_number(family), _table_number(table), self._ns)
+
+    def route_get(self, destination: Union[str, ipaddress.IPv4Address,
+                                           ipaddress.IPv6Address]) -> Route:
+        """The route the namespace's kernel would choose (as netifc.route_get());
+        a zone names one of the namespace's interfaces.
+
+        Raises TypeError, ValueError and OSError as netifc.route_get() does;
+        ValueError once closed.
+        """
+        from .routing import _destination
+        family, packed, index = _destination(destination, self.interface_by_name)
+        return _netifc._route_get(family, packed, index, self._ns)
+
+    def default_gateways(self) -> Dict[socket.AddressFamily, Tuple[Gateway, ...]]:
+        """The namespace's default gateways (as netifc.default_gateways()).
+
+        Raises OSError when the kernel fails; ValueError once closed.
+        """
+        from .routing import _gateways
+        return _gateways(self.routes(None, "main"))
 
     def Watcher(self) -> Watcher:  # noqa: N802 -- named as the class it makes
         """A netifc.Watcher of this namespace's changes."""

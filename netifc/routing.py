@@ -10,9 +10,10 @@ import dataclasses
 import enum
 import ipaddress
 import socket
-from typing import Dict, Optional, Tuple, Union
+from typing import Callable, Dict, Optional, Tuple, Union
 
 from . import _netifc
+from ._netifc import Interface
 
 if hasattr(_netifc, "Route"):
     from ._netifc import NextHop as NextHop, Route as Route
@@ -158,6 +159,7 @@ def routes(family: Optional[int] = None, table: Union[int, str] = "main") -> Tup
 
 def _destination(
     destination: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address],
+    by_name: Callable[[str], Interface] = _netifc.interface_by_name,
 ) -> Tuple[int, bytes, int]:
     """(family, packed address, interface index of its zone or 0)."""
     if isinstance(destination, str) and "%" not in destination:
@@ -183,7 +185,7 @@ def _destination(
     index = 0
     if zone:
         try:
-            index = int(zone) if zone.isdigit() else _netifc.interface_by_name(zone).index
+            index = int(zone) if zone.isdigit() else by_name(zone).index
         except _netifc.NoSuchInterface:
             raise ValueError(f"route_get: no interface {zone!r} for the zone of"
                              f" {str(destination)!r}") from None
@@ -235,8 +237,13 @@ def default_gateways() -> Dict[socket.AddressFamily, Tuple[Gateway, ...]]:
     default route gives one Gateway per next hop. A family with no default
     gateway is left out. Raises OSError when the kernel fails.
     """
+    return _gateways(routes(None, "main"))
+
+
+def _gateways(main: Tuple[Route, ...]) -> Dict[socket.AddressFamily, Tuple[Gateway, ...]]:
+    """default_gateways() of the main table's routes."""
     found: Dict[socket.AddressFamily, list[Gateway]] = {}
-    for r in routes(None, "main"):
+    for r in main:
         if r.prefixlen or r.type != _UNICAST:
             continue
         hops = [(h.gateway, h.interface, h.index) for h in r.nexthops] or \

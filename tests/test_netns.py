@@ -6,6 +6,7 @@ import contextlib
 import errno
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -462,6 +463,10 @@ def test_cli_n_json_and_errors(nets, backend):
             for l in json.loads(out)] == \
         [(l["ifindex"], l["ifname"], l["mtu"], [a["local"] for a in l.get("addr_info", [])])
          for l in ip]
+    out = subprocess.run([sys.executable, "-m", "netifc", "-n", ns.name, "-s", "-j"], cwd="/",
+                         capture_output=True, text=True, check=True).stdout
+    assert [(d["index"], d["name"]) for d in json.loads(out)] == \
+        [(l["ifindex"], l["ifname"]) for l in ns.ipj("-s", "link", "show")]
     r = subprocess.run([sys.executable, "-m", "netifc", "-n", "nsmissing-y"], cwd="/",
                        capture_output=True, text=True)
     assert r.returncode == 1 and "nsmissing-y" in r.stderr and r.stdout == ""
@@ -506,3 +511,63 @@ def test_cli_watch_in_a_namespace(nets, backend):
     got = [(d["event"], d.get("index"), d["addr"]["address"])
            for d in map(json.loads, out.splitlines()) if d["event"].startswith("addr")]
     assert got == [("addr_added", a0, "192.0.2.77"), ("addr_removed", a0, "192.0.2.77")]
+
+
+# ---- routes and counters ----------------------------------------------------------------
+
+def route_key(dst, dev, gateway, table):
+    dst = "0.0.0.0/0" if dst == "default" else dst
+    if "/" not in dst:
+        dst += "/128" if ":" in dst else "/32"
+    return (dst, dev, gateway, table)
+
+
+def test_routes_match_ip_n(nets, backend):
+    tables = {"main": 254, "local": 255}
+    for k, ns in enumerate(nets):
+        ns.ip("route", "replace", "default", "via", f"192.0.2.{100 + k}", "dev", f"a{k}")
+        want = sorted(route_key(r["dst"], r.get("dev"), r.get("gateway"),
+                                tables.get(r.get("table", "main"), r.get("table")))
+                      for r in ns.ipj("-4", "route", "show", "table", "all"))
+        with netifc.NetNS(ns.name) as n:
+            got = sorted(route_key(r.destination, r.interface or None, r.gateway, r.table)
+                         for r in n.routes(socket.AF_INET, "all"))
+            assert got == want
+            gws = n.default_gateways()[socket.AF_INET]
+            assert [(g.gateway, g.interface) for g in gws] == [(f"192.0.2.{100 + k}", f"a{k}")]
+            r = n.route_get(f"192.0.2.{50 + k}")
+            ip = ns.ipj("route", "get", f"192.0.2.{50 + k}")[0]
+            assert (r.interface, r.prefsrc) == (ip["dev"], ip["prefsrc"]) == (f"a{k}", f"192.0.2.{k + 1}")
+        ns.ip("route", "del", "default")
+
+
+def proc_net_dev(ns):
+    """{name: (rx_bytes, rx_packets, tx_bytes, tx_packets)} from the namespace's /proc/net/dev."""
+    out = ns.run(["cat", "/proc/net/dev"], capture_output=True, text=True, check=True).stdout
+    rows = {}
+    for line in out.splitlines()[2:]:
+        name, cols = line.split(":", 1)
+        c = [int(x) for x in cols.split()]
+        rows[name.strip()] = (c[0], c[1], c[8], c[9])
+    return rows
+
+
+def test_counters_are_the_namespaces(nets, backend):
+    ns = nets[2]
+    before = proc_net_dev(ns)
+    if shutil.which("ping"):    # some traffic on lo, counted between the two reads
+        ns.run(["ping", "-c", "3", "-i", "0.2", "-q", "127.0.0.1"], capture_output=True)
+    with netifc.NetNS(ns.name) as n:
+        got = {c.name: c for c in n.counters()}
+        one = n.interface_by_name("lo").counters()
+        settings = n.interface_by_name("a2").link_settings()
+    after = proc_net_dev(ns)
+    assert set(got) == set(after) == {"lo", "a2", "b2", "d2"}
+    for name, c in got.items():
+        low, high = before[name], after[name]
+        for v, lo_, hi in zip((c.rx_bytes, c.rx_packets, c.tx_bytes, c.tx_packets), low, high):
+            assert lo_ <= v <= hi, (name, c)
+    assert one.name == "lo" and before["lo"][1] <= one.rx_packets <= after["lo"][1]
+    speed = ns.run(["cat", "/sys/class/net/a2/speed"], capture_output=True, text=True).stdout
+    if speed.strip().isdigit():
+        assert settings is not None and settings.speed == int(speed)

@@ -192,6 +192,13 @@ def check_netns() -> None:
             check_addr(a)
         check_snapshot(assert_type(ns.snapshot(), netifc.Snapshot))
         check_snapshot(assert_type(ns.multicast_snapshot(), netifc.Snapshot))
+        assert isinstance(assert_type(ns.routes(None, "all"), "tuple[netifc.Route, ...]"), tuple)
+        assert isinstance(assert_type(ns.default_gateways(),
+                                      "dict[socket.AddressFamily, tuple[netifc.Gateway, ...]]"),
+                          dict)
+        assert assert_type(ns.route_get("127.0.0.1"), netifc.Route).type == netifc.RouteType.LOCAL
+        assert {assert_type(c, netifc.Counters).index
+                for c in ns.counters()} == {i.index for i in ns.interfaces()}
         lv = assert_type(ns.live(), netifc.Live)
         assert assert_type(lv.by_index(first.index), netifc.Interface) == first
         lv.close()
