@@ -24,6 +24,6 @@ $cc -o "$out/bsd_check" "$here/bsd_check.c" "$csrc/bsdaddr.c" "$csrc/addr.c"
 $cc -o "$out/route_check" \
     "$here/route_check.c" "$csrc"/linux_routes.c "$csrc"/nlroute.c "$csrc"/linux.c \
     "$csrc"/nlio.c "$csrc"/nlsock.c "$csrc"/nlparse.c "$csrc"/proc.c "$csrc"/procnet.c \
-    "$csrc"/addr.c "$csrc"/vec.c "$csrc"/nlstats.c "$csrc"/statsparse.c "$csrc"/ethtool.c \
+    "$csrc"/netns.c "$csrc"/addr.c "$csrc"/vec.c "$csrc"/nlstats.c "$csrc"/statsparse.c "$csrc"/ethtool.c \
     -lpthread
 "$out/route_check"
