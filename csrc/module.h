@@ -12,11 +12,12 @@
 #include "netifc.h"
 
 #if PY_VERSION_HEX < 0x030A0000
-static inline PyObject *Py_NewRef(PyObject *o)
+static inline PyObject *netifc_new_ref(PyObject *o)
 {
 	Py_INCREF(o);
 	return o;
 }
+#define Py_NewRef(o) netifc_new_ref((PyObject *)(o))   /* any object pointer, as 3.10's */
 #endif
 #ifndef Py_TPFLAGS_IMMUTABLETYPE
 #define Py_TPFLAGS_IMMUTABLETYPE 0
