@@ -1,10 +1,11 @@
 """What the build of the extension must not change: an abi3 build (the
 Limited API, which hides a type's tp_name) names types in its messages as a
 full-API build does."""
+import sys
+
 import pytest
 
 import netifc
-from netifc import _netifc
 
 
 @pytest.fixture(autouse=True)
@@ -47,3 +48,22 @@ def test_records_cannot_be_made_and_say_so(tp, name):
     assert str(e.value) == f"cannot create '{name}' instances; use netifc's functions"
 
 
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="live tables are Linux's")
+@pytest.mark.parametrize("lookup, bad, text", [
+    ("by_index", 1.5, "interface index must be int, not float"),
+    ("by_index", Odd(), "interface index must be int, not "),
+    ("by_name", b"lo", "interface name must be str, not bytes"),
+])
+def test_live_lookups_name_the_type(lookup, bad, text):
+    lv = netifc.live()
+    try:
+        with pytest.raises(TypeError) as e:
+            getattr(lv, lookup)(bad)
+    finally:
+        lv.close()
+    if isinstance(bad, Odd):
+        assert str(e.value) in (text + "Odd", text + f"{__name__}.Odd")
+    else:
+        assert str(e.value) == text
