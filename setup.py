@@ -1,9 +1,13 @@
 """Build netifc._netifc from csrc/, and on Linux netifc._floor (the benchmark floor)."""
 import glob
 import os
+import platform
 import sys
+import sysconfig
+from importlib.machinery import EXTENSION_SUFFIXES
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 LINUX = sys.platform.startswith("linux")
 # rtnetlink and /proc exist on Linux only.
@@ -23,6 +27,36 @@ LIBRARIES = ["iphlpapi", "ws2_32"] if WINDOWS else []
 if WINDOWS:
     CFLAGS = ["/std:c11", "/W3"]
 
+# The stable ABI (abi3): one build for CPython 3.10 and every later one, as
+# fast as a build for one version (README, "Wheels").  3.10 is the first
+# whose stable ABI has PyType_FromModuleAndSpec and PyType_GetModuleState;
+# 3.9, the free-threaded builds and other Pythons, which have no stable ABI,
+# get the full API.  NETIFC_LIMITED_API=0 asks for the full API everywhere.
+LIMITED = (platform.python_implementation() == "CPython" and sys.version_info >= (3, 10)
+           and not sysconfig.get_config_var("Py_GIL_DISABLED")
+           and os.environ.get("NETIFC_LIMITED_API", "1") != "0")
+ABI = ({"py_limited_api": True, "define_macros": [("Py_LIMITED_API", "0x030A0000")]}
+       if LIMITED else {})
+
+
+class BuildExt(build_ext):
+    """An in-place build removes the files of an earlier build that this
+    Python would import instead of the new one (a full-API
+    _netifc.cpython-311-*.so comes before _netifc.abi3.so)."""
+
+    def run(self):
+        super().run()
+        if not self.inplace:
+            return
+        for ext in self.extensions:
+            built = os.path.abspath(self.get_ext_fullpath(ext.name))
+            base = os.path.join(os.path.dirname(built), ext.name.rsplit(".", 1)[-1])
+            for suffix in EXTENSION_SUFFIXES:
+                if base + suffix == built:
+                    break
+                if os.path.exists(base + suffix):
+                    os.remove(base + suffix)
+
 
 def wanted(name):
     if name in FLOOR:
@@ -38,7 +72,7 @@ ext_modules = [
     Extension("netifc._netifc", sources=sources, depends=glob.glob("csrc/*.h"),
               # (a Windows DLL exports only what is marked so: PyInit__netifc)
               extra_compile_args=CFLAGS + ([] if WINDOWS else ["-fvisibility=hidden"]),
-              libraries=LIBRARIES),
+              libraries=LIBRARIES, **ABI),
 ]
 if LINUX:
     ext_modules.append(
@@ -46,6 +80,7 @@ if LINUX:
                   sources=[f"csrc/{f}" for f in sorted(FLOOR) + FLOOR_CORE],
                   depends=glob.glob("csrc/*.h"),
                   # exports PyInit__floor only: its copy of the core shadows nothing
-                  extra_compile_args=CFLAGS + ["-fvisibility=hidden"]))
+                  extra_compile_args=CFLAGS + ["-fvisibility=hidden"], **ABI))
 
-setup(ext_modules=ext_modules)
+setup(ext_modules=ext_modules, cmdclass={"build_ext": BuildExt},
+      options={"bdist_wheel": {"py_limited_api": "cp310"}} if LIMITED else {})

@@ -6,12 +6,11 @@
  * opened for each round or on one kept for all rounds, with the GIL
  * released; each returns the mean nanoseconds of one round.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
 #include <errno.h>
 #include <string.h>
 
 #include "floor.h"
+#include "module.h"             /* Python.h, and the Limited API's access macros */
 
 static const char *const op_names[] = {
 	[FLOOR_LINKS] = "links",
@@ -34,7 +33,7 @@ static int needs_index(enum floor_op op)
 
 static int parse_op(PyObject *obj, enum floor_op *op)
 {
-	const char *s = PyUnicode_AsUTF8(obj);
+	const char *s = PyUnicode_AsUTF8AndSize(obj, NULL);
 	size_t i;
 
 	if (!s)
@@ -53,27 +52,29 @@ static int parse_op(PyObject *obj, enum floor_op *op)
 /* zones, a sequence of link indexes, into a new array (*out NULL when empty). */
 static int parse_zones(PyObject *zones, int32_t **out, size_t *n)
 {
-	PyObject *seq = PySequence_Fast(zones, "zones must be a sequence of ints");
+	PyObject *seq = PySequence_List(zones);
 	Py_ssize_t i, len;
 	int32_t *v = NULL;
 	int r = -1;
 
 	*out = NULL;
 	*n = 0;
-	if (!seq)
+	if (!seq) {
+		if (PyErr_ExceptionMatches(PyExc_TypeError))
+			PyErr_SetString(PyExc_TypeError, "zones must be a sequence of ints");
 		return -1;
-	len = PySequence_Fast_GET_SIZE(seq);
+	}
+	len = NETIFC_LIST_SIZE(seq);
 	if (len && !(v = PyMem_Calloc((size_t)len, sizeof *v))) {
 		PyErr_NoMemory();
 		goto done;
 	}
 	for (i = 0; i < len; i++) {
-		PyObject *o = PySequence_Fast_GET_ITEM(seq, i);
+		PyObject *o = NETIFC_LIST_ITEM(seq, i);
 		long x;
 
 		if (!PyLong_Check(o) || PyBool_Check(o)) {
-			PyErr_Format(PyExc_TypeError, "zones must be ints, not %.100s",
-				     Py_TYPE(o)->tp_name);
+			netifc_type_error(PyExc_TypeError, "zones must be ints, not %U", Py_TYPE(o));
 			goto done;
 		}
 		x = PyLong_AsLong(o);
@@ -118,8 +119,8 @@ static PyObject *run(enum floor_socket sock, PyObject *args, PyObject *kw)
 		Py_ssize_t len;
 
 		if (!PyUnicode_Check(name))
-			return PyErr_Format(PyExc_TypeError, "name must be a str or None, not %.100s",
-					    Py_TYPE(name)->tp_name);
+			return netifc_type_error(PyExc_TypeError,
+						 "name must be a str or None, not %U", Py_TYPE(name));
 		if (!(f.name = PyUnicode_AsUTF8AndSize(name, &len)))
 			return NULL;
 		if (len == 0 || strlen(f.name) != (size_t)len)

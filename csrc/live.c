@@ -62,9 +62,9 @@ static PyObject *dump(TablesObject *t, int multicast)
 	PyObject *res = t->netns ? PyObject_CallMethod(t->netns, "_snapshot", "(i)", multicast)
 		: PyObject_CallMethod(t->module, "_snapshot", "(is)", multicast, "netlink");
 
-	if (res && (!PyTuple_Check(res) || PyTuple_GET_SIZE(res) != 2 ||
-		    !PyTuple_Check(PyTuple_GET_ITEM(res, 0)) ||
-		    !PyTuple_Check(PyTuple_GET_ITEM(res, 1)))) {
+	if (res && (!PyTuple_Check(res) || NETIFC_TUPLE_SIZE(res) != 2 ||
+		    !PyTuple_Check(NETIFC_TUPLE_ITEM(res, 0)) ||
+		    !PyTuple_Check(NETIFC_TUPLE_ITEM(res, 1)))) {
 		Py_DECREF(res);
 		PyErr_SetString(PyExc_TypeError, "_snapshot() must return two tuples");
 		return NULL;
@@ -93,9 +93,9 @@ static int reload(TablesObject *t)
 	}
 	if (!(uni = dump(t, 0)) || (t->keep_groups && !(multi = dump(t, 1))))
 		goto done;
-	if (!(links = lt_ordered(t, PyTuple_GET_ITEM(uni, 0), 1)) ||
-	    !(addrs = lt_ordered(t, PyTuple_GET_ITEM(uni, 1), 0)) ||
-	    (multi && !(groups = lt_ordered(t, PyTuple_GET_ITEM(multi, 1), 0))))
+	if (!(links = lt_ordered(t, NETIFC_TUPLE_ITEM(uni, 0), 1)) ||
+	    !(addrs = lt_ordered(t, NETIFC_TUPLE_ITEM(uni, 1), 0)) ||
+	    (multi && !(groups = lt_ordered(t, NETIFC_TUPLE_ITEM(multi, 1), 0))))
 		goto done;
 	lt_clear(&t->links);
 	lt_clear(&t->addrs);
@@ -128,14 +128,14 @@ done:
  */
 static PyObject *event(PyObject *kinds, int kind, PyObject *a, PyObject *b, PyObject *c)
 {
-	PyObject *spec = PyTuple_GET_ITEM(kinds, kind);
-	PyObject *names = PyTuple_GET_ITEM(spec, 1), *fields[3] = { a, b, c }, *ev;
+	PyObject *spec = NETIFC_TUPLE_ITEM(kinds, kind);
+	PyObject *names = NETIFC_TUPLE_ITEM(spec, 1), *fields[3] = { a, b, c }, *ev;
 	Py_ssize_t i;
 
-	if (!(ev = PyType_GenericAlloc((PyTypeObject *)PyTuple_GET_ITEM(spec, 0), 0)))
+	if (!(ev = PyType_GenericAlloc((PyTypeObject *)NETIFC_TUPLE_ITEM(spec, 0), 0)))
 		return NULL;
-	for (i = 0; i < PyTuple_GET_SIZE(names); i++) {
-		if (PyObject_GenericSetAttr(ev, PyTuple_GET_ITEM(names, i), fields[i]) < 0) {
+	for (i = 0; i < NETIFC_TUPLE_SIZE(names); i++) {
+		if (PyObject_GenericSetAttr(ev, NETIFC_TUPLE_ITEM(names, i), fields[i]) < 0) {
 			Py_DECREF(ev);
 			return NULL;
 		}
@@ -155,23 +155,25 @@ static int kinds_ok(PyObject *kinds)
 	PyObject *spec, *names, *cls, *new = NULL, *base_new = NULL;
 	PyTypeObject *base;
 	Py_ssize_t i, k;
-	int ok = PyTuple_Check(kinds) && PyTuple_GET_SIZE(kinds) == EV_KINDS;
+	int ok = PyTuple_Check(kinds) && NETIFC_TUPLE_SIZE(kinds) == EV_KINDS;
 
 	if (ok && !(base_new = PyObject_GetAttrString((PyObject *)&PyBaseObject_Type, "__new__")))
 		return 0;
 	for (i = 0; ok && i < EV_KINDS; i++) {
-		spec = PyTuple_GET_ITEM(kinds, i);
-		ok = PyTuple_Check(spec) && PyTuple_GET_SIZE(spec) == 2 &&
-		     PyType_Check(cls = PyTuple_GET_ITEM(spec, 0)) &&
-		     ((PyTypeObject *)cls)->tp_basicsize ==
-			     PyBaseObject_Type.tp_basicsize + nfields[i] * (Py_ssize_t)sizeof(PyObject *) &&
-		     PyTuple_Check(names = PyTuple_GET_ITEM(spec, 1)) &&
-		     PyTuple_GET_SIZE(names) == nfields[i];
+		spec = NETIFC_TUPLE_ITEM(kinds, i);
+		ok = PyTuple_Check(spec) && NETIFC_TUPLE_SIZE(spec) == 2 &&
+		     PyType_Check(cls = NETIFC_TUPLE_ITEM(spec, 0)) &&
+		     netifc_type_size((PyTypeObject *)cls, 0) ==
+			     netifc_type_size(&PyBaseObject_Type, 0) +
+			     nfields[i] * (Py_ssize_t)sizeof(PyObject *) &&
+		     PyTuple_Check(names = NETIFC_TUPLE_ITEM(spec, 1)) &&
+		     NETIFC_TUPLE_SIZE(names) == nfields[i];
 		for (k = 0; ok && k < nfields[i]; k++)
-			ok = PyUnicode_Check(PyTuple_GET_ITEM(names, k));
+			ok = PyUnicode_Check(NETIFC_TUPLE_ITEM(names, k));
 		for (base = ok ? (PyTypeObject *)cls : NULL; base && base != &PyBaseObject_Type;
-		     base = base->tp_base)
-			ok = ok && (base->tp_flags & Py_TPFLAGS_HEAPTYPE) && !base->tp_itemsize;
+		     base = NETIFC_TP_BASE(base))
+			ok = ok && (NETIFC_TP_FLAGS(base) & Py_TPFLAGS_HEAPTYPE) &&
+			     !netifc_type_size(base, 1);
 		ok = ok && (!base || base == &PyBaseObject_Type);
 		if (ok && !(new = PyObject_GetAttrString(cls, "__new__"))) {
 			Py_DECREF(base_new);
@@ -501,9 +503,9 @@ static PyObject *tables_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
 		return NULL;
 	if (netns != Py_None && netifc_ns_fd(netns) < 0)
 		return NULL;
-	while (base && base->tp_dealloc != tables_dealloc)
-		base = base->tp_base;
-	if (!base || !(t = (TablesObject *)tp->tp_alloc(tp, 0)))
+	while (base && NETIFC_TP_DEALLOC(base) != tables_dealloc)
+		base = NETIFC_TP_BASE(base);
+	if (!base || !(t = (TablesObject *)NETIFC_TP_ALLOC(tp)(tp, 0)))
 		return NULL;
 	t->module = Py_NewRef(PyType_GetModule(base));
 	t->netns = netns == Py_None ? NULL : Py_NewRef(netns);
@@ -570,7 +572,7 @@ static void tables_dealloc(PyObject *self)
 	Py_CLEAR(t->netns);
 	if (t->lock && t->forks == fork_count)
 		PyThread_free_lock(t->lock);
-	tp->tp_free(self);
+	NETIFC_TP_FREE(tp)(self);
 	Py_DECREF(tp);
 }
 
@@ -587,8 +589,8 @@ static int index_arg(PyObject *arg, int32_t *index)
 	long v;
 
 	if (!PyLong_CheckExact(arg) && (!PyLong_Check(arg) || PyBool_Check(arg))) {
-		PyErr_Format(PyExc_TypeError, "interface index must be int, not %.100s",
-			     Py_TYPE(arg)->tp_name);
+		netifc_type_error(PyExc_TypeError, "interface index must be int, not %U",
+				  Py_TYPE(arg));
 		return -1;
 	}
 	v = PyLong_AsLong(arg);
@@ -624,16 +626,16 @@ static PyObject *tables_by_name(PyObject *self, PyObject *arg)
 	PyObject *bytes = NULL, *found = NULL;
 
 	if (!PyUnicode_Check(arg))
-		return PyErr_Format(PyExc_TypeError, "interface name must be str, not %.100s",
-				    Py_TYPE(arg)->tp_name);
+		return netifc_type_error(PyExc_TypeError, "interface name must be str, not %U",
+					 Py_TYPE(arg));
 	if (!(bytes = PyUnicode_EncodeFSDefault(arg))) {
 		PyErr_Clear();          /* no link has a name that cannot be encoded */
 		return no_such(t->module, arg);
 	}
 	if (ready(t, 1, 0) < 0)
 		goto done;
-	if (strlen(PyBytes_AS_STRING(bytes)) == (size_t)PyBytes_GET_SIZE(bytes))
-		found = lt_link_named(t, PyBytes_AS_STRING(bytes));
+	if (strlen(NETIFC_BYTES_DATA(bytes)) == (size_t)NETIFC_BYTES_SIZE(bytes))
+		found = lt_link_named(t, NETIFC_BYTES_DATA(bytes));
 	Py_XINCREF(found);
 	leave(t);
 	if (!found && !PyErr_Occurred())

@@ -126,14 +126,14 @@ static int family_rank(const struct netifc_addr *a)
 
 PyObject *lt_link_in_tuple(PyObject *tuple, int32_t index)
 {
-	Py_ssize_t lo = 0, hi = tuple ? PyTuple_GET_SIZE(tuple) : 0, mid;
+	Py_ssize_t lo = 0, hi = tuple ? NETIFC_TUPLE_SIZE(tuple) : 0, mid;
 	int32_t at;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		at = netifc_iface_index(PyTuple_GET_ITEM(tuple, mid));
+		at = netifc_iface_index(NETIFC_TUPLE_ITEM(tuple, mid));
 		if (at == index)
-			return PyTuple_GET_ITEM(tuple, mid);
+			return NETIFC_TUPLE_ITEM(tuple, mid);
 		if (at < index)
 			lo = mid + 1;
 		else
@@ -165,12 +165,12 @@ PyObject *lt_link(TablesObject *t, int32_t index, uint32_t *gone)
 /* The first position in an address tuple at or after (rank, index). */
 static Py_ssize_t run_start(modstate *st, PyObject *tuple, int rank, int32_t index)
 {
-	Py_ssize_t lo = 0, hi = PyTuple_GET_SIZE(tuple), mid;
+	Py_ssize_t lo = 0, hi = NETIFC_TUPLE_SIZE(tuple), mid;
 	const struct netifc_addr *a;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		a = netifc_addr_rec(st, PyTuple_GET_ITEM(tuple, mid));
+		a = netifc_addr_rec(st, NETIFC_TUPLE_ITEM(tuple, mid));
 		if (family_rank(a) < rank || (family_rank(a) == rank && a->index < index))
 			lo = mid + 1;
 		else
@@ -183,17 +183,17 @@ static PyObject *addr_in_tuple(modstate *st, PyObject *tuple, const struct key *
 {
 	struct netifc_addr probe = { .family = k->family, .index = k->index };
 	int rank = family_rank(&probe);
-	Py_ssize_t i, n = tuple ? PyTuple_GET_SIZE(tuple) : 0;
+	Py_ssize_t i, n = tuple ? NETIFC_TUPLE_SIZE(tuple) : 0;
 	const struct netifc_addr *a;
 	struct key ak;
 
 	for (i = n ? run_start(st, tuple, rank, k->index) : 0; i < n; i++) {
-		a = netifc_addr_rec(st, PyTuple_GET_ITEM(tuple, i));
+		a = netifc_addr_rec(st, NETIFC_TUPLE_ITEM(tuple, i));
 		if (a->index != k->index || family_rank(a) != rank)
 			break;
 		lt_key_addr(&ak, a);
 		if (!memcmp(&ak, k, sizeof ak))
-			return PyTuple_GET_ITEM(tuple, i);
+			return NETIFC_TUPLE_ITEM(tuple, i);
 	}
 	return NULL;
 }
@@ -255,7 +255,7 @@ static PyObject *tuple_of(TablesObject *t, const struct placed *p, size_t n, int
 		if (!o)
 			Py_CLEAR(tup);
 		else
-			PyTuple_SET_ITEM(tup, (Py_ssize_t)i, o);
+			NETIFC_TUPLE_SET(tup, (Py_ssize_t)i, o);
 	}
 	return tup;
 }
@@ -264,7 +264,7 @@ static PyObject *tuple_of(TablesObject *t, const struct placed *p, size_t n, int
 static PyObject *merged_links(TablesObject *t)
 {
 	delta *d = &t->links.d;
-	Py_ssize_t nb = PyTuple_GET_SIZE(t->links.tuple), i = 0;
+	Py_ssize_t nb = NETIFC_TUPLE_SIZE(t->links.tuple), i = 0;
 	struct placed *out = PyMem_Calloc((size_t)nb + d->n + 1, sizeof *out);
 	struct placed *add = PyMem_Calloc(d->n + 1, sizeof *add);
 	size_t n = 0, na = 0, j = 0;
@@ -277,7 +277,7 @@ static PyObject *merged_links(TablesObject *t)
 		add[na++] = (struct placed){ d->v[k].k.index, 0, k, d->v[k].present ? d->v[k].rec : NULL };
 	qsort(add, na, sizeof *add, placed_cmp);
 	while (i < nb || j < na) {
-		b = i < nb ? PyTuple_GET_ITEM(t->links.tuple, i) : NULL;
+		b = i < nb ? NETIFC_TUPLE_ITEM(t->links.tuple, i) : NULL;
 		if (j < na && (!b || add[j].index <= netifc_iface_index(b))) {
 			if (b && add[j].index == netifc_iface_index(b))
 				i++;                    /* changed or removed */
@@ -302,7 +302,7 @@ static PyObject *merged_addrs(TablesObject *t, table *tab, PyObject *carry)
 {
 	modstate *st = PyModule_GetState(t->module);
 	delta *d = &tab->d;
-	Py_ssize_t nb = PyTuple_GET_SIZE(tab->tuple), i;
+	Py_ssize_t nb = NETIFC_TUPLE_SIZE(tab->tuple), i;
 	struct placed *out = PyMem_Calloc((size_t)nb + d->n + 1, sizeof *out);
 	struct placed *add = PyMem_Calloc(d->n + 1, sizeof *add);
 	struct placed *all = NULL;
@@ -318,7 +318,7 @@ static PyObject *merged_addrs(TablesObject *t, table *tab, PyObject *carry)
 	for (k = 0; k < d->n; k++)
 		d->v[k].used = 0;
 	for (i = 0; i < nb; i++) {
-		b = PyTuple_GET_ITEM(tab->tuple, i);
+		b = NETIFC_TUPLE_ITEM(tab->tuple, i);
 		a = netifc_addr_rec(st, b);
 		link = lt_link(t, a->index, &gone);
 		if (gone)
@@ -378,11 +378,11 @@ static int carry_over(TablesObject *t, table *tab, PyObject *carry)
 	struct key k;
 	entry *e;
 
-	for (i = 0; i < PyList_GET_SIZE(carry); i++) {
-		lt_key_addr(&k, netifc_addr_rec(st, PyList_GET_ITEM(carry, i)));
+	for (i = 0; i < NETIFC_LIST_SIZE(carry); i++) {
+		lt_key_addr(&k, netifc_addr_rec(st, NETIFC_LIST_ITEM(carry, i)));
 		if (!(e = lt_entry(&tab->d, &k)))
 			return -1;
-		Py_XSETREF(e->rec, Py_NewRef(PyList_GET_ITEM(carry, i)));
+		Py_XSETREF(e->rec, Py_NewRef(NETIFC_LIST_ITEM(carry, i)));
 		e->present = 1;
 		e->seq = ++t->seq;
 	}
@@ -438,7 +438,7 @@ done:
 
 size_t lt_len(PyObject *tuple)
 {
-	return tuple ? (size_t)PyTuple_GET_SIZE(tuple) : 0;
+	return tuple ? (size_t)NETIFC_TUPLE_SIZE(tuple) : 0;
 }
 
 /* Changes beyond the tables' size are merged in: what is pending stays bounded. */
@@ -455,7 +455,7 @@ int lt_bound(TablesObject *t)
 PyObject *lt_ordered(TablesObject *t, PyObject *tuple, int links)
 {
 	modstate *st = PyModule_GetState(t->module);
-	Py_ssize_t n = PyTuple_GET_SIZE(tuple), i;
+	Py_ssize_t n = NETIFC_TUPLE_SIZE(tuple), i;
 	struct placed *p = PyMem_Calloc((size_t)n + 1, sizeof *p);
 	const struct netifc_addr *a;
 	PyObject *res;
@@ -463,12 +463,13 @@ PyObject *lt_ordered(TablesObject *t, PyObject *tuple, int links)
 	if (!p)
 		return PyErr_NoMemory();
 	for (i = 0; i < n; i++) {
-		PyObject *o = PyTuple_GET_ITEM(tuple, i);
+		PyObject *o = NETIFC_TUPLE_ITEM(tuple, i);
 
 		if (Py_TYPE(o) != (links ? st->Interface : st->Addr)) {
 			PyMem_Free(p);
-			return PyErr_Format(PyExc_TypeError, "_snapshot() gave a %.100s among its %s",
-					    Py_TYPE(o)->tp_name, links ? "links" : "records");
+			return netifc_type_error(PyExc_TypeError, links ?
+						 "_snapshot() gave a %U among its links" :
+						 "_snapshot() gave a %U among its records", Py_TYPE(o));
 		}
 		if (links) {
 			p[i] = (struct placed){ netifc_iface_index(o), 0, (uint32_t)i, o };
@@ -507,7 +508,7 @@ static int index_names(TablesObject *t, modstate *st, size_t n)
 		return -1;
 	}
 	for (i = 0; i < n; i++)
-		v[i] = (struct named){ netifc_iface_name(st, PyTuple_GET_ITEM(t->links.tuple, i)),
+		v[i] = (struct named){ netifc_iface_name(st, NETIFC_TUPLE_ITEM(t->links.tuple, i)),
 				       (uint32_t)i };
 	qsort(v, n, sizeof *v, named_cmp);
 	for (i = 0; i < n; i++)
@@ -528,7 +529,7 @@ PyObject *lt_link_named(TablesObject *t, const char *name)
 		return NULL;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		o = PyTuple_GET_ITEM(t->links.tuple, t->by_name[mid]);
+		o = NETIFC_TUPLE_ITEM(t->links.tuple, t->by_name[mid]);
 		if ((c = strcmp(netifc_iface_name(st, o), name)) == 0)
 			return o;
 		if (c < 0)
@@ -543,7 +544,7 @@ PyObject *lt_link_named(TablesObject *t, const char *name)
 PyObject *lt_records_of(TablesObject *t, PyObject *tuple, int32_t index)
 {
 	modstate *st = PyModule_GetState(t->module);
-	Py_ssize_t at[2][2], n = PyTuple_GET_SIZE(tuple), i, k = 0;
+	Py_ssize_t at[2][2], n = NETIFC_TUPLE_SIZE(tuple), i, k = 0;
 	PyObject *res;
 	int rank;
 
@@ -551,7 +552,7 @@ PyObject *lt_records_of(TablesObject *t, PyObject *tuple, int32_t index)
 		at[rank][0] = at[rank][1] = run_start(st, tuple, rank, index);
 		while (at[rank][1] < n) {
 			const struct netifc_addr *a =
-				netifc_addr_rec(st, PyTuple_GET_ITEM(tuple, at[rank][1]));
+				netifc_addr_rec(st, NETIFC_TUPLE_ITEM(tuple, at[rank][1]));
 
 			if (a->index != index || family_rank(a) != rank)
 				break;
@@ -562,7 +563,7 @@ PyObject *lt_records_of(TablesObject *t, PyObject *tuple, int32_t index)
 		return NULL;
 	for (rank = 0; rank < 2; rank++)
 		for (i = at[rank][0]; i < at[rank][1]; i++)
-			PyTuple_SET_ITEM(res, k++, Py_NewRef(PyTuple_GET_ITEM(tuple, i)));
+			NETIFC_TUPLE_SET(res, k++, Py_NewRef(NETIFC_TUPLE_ITEM(tuple, i)));
 	return res;
 }
 

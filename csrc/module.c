@@ -106,8 +106,8 @@ static PyObject *m_by_index(PyObject *m, PyObject *arg)
 	long long v;
 
 	if (!PyLong_Check(arg) || PyBool_Check(arg))
-		return PyErr_Format(PyExc_TypeError, "interface index must be int, not %.100s",
-				    Py_TYPE(arg)->tp_name);
+		return netifc_type_error(PyExc_TypeError, "interface index must be int, not %U",
+					 Py_TYPE(arg));
 	v = PyLong_AsLongLongAndOverflow(arg, &overflow);
 	if (v == -1 && PyErr_Occurred())
 		return NULL;
@@ -126,19 +126,19 @@ static PyObject *m_by_name(PyObject *m, PyObject *arg)
 	Py_ssize_t n;
 
 	if (!PyUnicode_Check(arg))
-		return PyErr_Format(PyExc_TypeError, "interface name must be str, not %.100s",
-				    Py_TYPE(arg)->tp_name);
+		return netifc_type_error(PyExc_TypeError, "interface name must be str, not %U",
+					 Py_TYPE(arg));
 	if (PyUnicode_GetLength(arg) == 0)
 		return PyErr_Format(PyExc_ValueError, "interface name must not be empty");
 	if (!(raw = PyUnicode_EncodeFSDefault(arg)))
 		return NULL;
-	n = PyBytes_GET_SIZE(raw);
-	if ((Py_ssize_t)strlen(PyBytes_AS_STRING(raw)) != n)
+	n = NETIFC_BYTES_SIZE(raw);
+	if ((Py_ssize_t)strlen(NETIFC_BYTES_DATA(raw)) != n)
 		res = PyErr_Format(PyExc_ValueError, "interface name must not contain NUL: %R", arg);
 	else if (n >= NETIFC_NAMESIZ)
 		res = netifc_core_error(st, &none, -ENODEV, arg);
 	else
-		res = one_link(st, 0, PyBytes_AS_STRING(raw), arg);
+		res = one_link(st, 0, NETIFC_BYTES_DATA(raw), arg);
 	Py_DECREF(raw);
 	return res;
 }
@@ -192,7 +192,7 @@ static PyObject *m_snapshot(PyObject *m, PyObject *args)
 	if (name) {             /* this backend, on its default path (live tables: netlink) */
 		if (!(b = netifc_backend_find(name)))
 			return PyErr_Format(PyExc_ValueError, "unknown netifc backend %R",
-					    PyTuple_GET_ITEM(args, 1));
+					    NETIFC_TUPLE_ITEM(args, 1));
 		opts = 0;
 	}
 	if (all_addrs_of(st, b, opts, multicast ? NETIFC_MULTICAST : NETIFC_UNICAST,
@@ -255,7 +255,7 @@ static PyObject *m_set_backend(PyObject *m, PyObject *args)
 	if (!PyArg_ParseTuple(args, "s|I:_set_backend", &name, &opts))
 		return NULL;
 	if (!(b = netifc_backend_find(name)))
-		return PyErr_Format(PyExc_ValueError, "unknown netifc backend %R", PyTuple_GET_ITEM(args, 0));
+		return PyErr_Format(PyExc_ValueError, "unknown netifc backend %R", NETIFC_TUPLE_ITEM(args, 0));
 	if (opts & ~(NETIFC_NO_STRICT_CHK | NETIFC_NO_NL_MCAST4 | NETIFC_NO_NL_MCAST |
 		     NETIFC_NO_ETHTOOL_NL))
 		return PyErr_Format(PyExc_ValueError, "unknown netifc options 0x%x", opts);

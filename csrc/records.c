@@ -29,16 +29,15 @@ static void plain_dealloc(PyObject *self)
 {
 	PyTypeObject *tp = Py_TYPE(self);
 
-	tp->tp_free(self);
+	NETIFC_TP_FREE(tp)(self);
 	Py_DECREF(tp);
 }
 
 static PyObject *no_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
 {
 	(void)args; (void)kw;
-	PyErr_Format(PyExc_TypeError, "cannot create '%s' instances; use netifc's functions",
-		     tp->tp_name);
-	return NULL;
+	return netifc_type_error(PyExc_TypeError,
+				 "cannot create '%U' instances; use netifc's functions", tp);
 }
 
 /* FNV-1a over the fields fed to it, in order. */
@@ -86,13 +85,13 @@ static PyObject *tuple_of(modstate *st, const void *table, size_t n,
 			Py_CLEAR(tup);
 			break;
 		}
-		PyTuple_SET_ITEM(tup, (Py_ssize_t)i, o);
+		NETIFC_TUPLE_SET(tup, (Py_ssize_t)i, o);
 	}
 	return tup;
 }
 
 /* "Type(field=repr, ...)": each field as its attribute returns it. */
-static PyObject *fields_repr(PyObject *self, const char *const *fields)
+static PyObject *fields_repr(PyObject *self, const char *type, const char *const *fields)
 {
 	PyObject *parts = PyList_New(0), *sep = NULL, *body = NULL, *res = NULL;
 	size_t i;
@@ -111,7 +110,7 @@ static PyObject *fields_repr(PyObject *self, const char *const *fields)
 		Py_DECREF(s);
 	}
 	if (parts && (sep = PyUnicode_FromString(", ")) && (body = PyUnicode_Join(sep, parts)))
-		res = PyUnicode_FromFormat("%s(%U)", strrchr(Py_TYPE(self)->tp_name, '.') + 1, body);
+		res = PyUnicode_FromFormat("%s(%U)", type, body);
 	Py_XDECREF(parts);
 	Py_XDECREF(sep);
 	Py_XDECREF(body);
@@ -330,7 +329,7 @@ static const char *const iface_fields[] = {
 
 static PyObject *iface_repr(PyObject *self)
 {
-	return fields_repr(self, iface_fields);
+	return fields_repr(self, "Interface", iface_fields);
 }
 
 static int iface_same(PyObject *a, PyObject *b)
@@ -598,7 +597,7 @@ static const char *const addr_fields[] = {
 
 static PyObject *addr_repr(PyObject *self)
 {
-	return fields_repr(self, addr_fields);
+	return fields_repr(self, "Addr", addr_fields);
 }
 
 static int addr_same(PyObject *a, PyObject *b)
@@ -701,21 +700,21 @@ static Py_ssize_t name_into(PyObject *name, char *out, size_t size, int allow_em
 	Py_ssize_t n;
 
 	if (!PyUnicode_Check(name)) {
-		PyErr_Format(PyExc_TypeError, "interface name must be str, not %.100s",
-			     Py_TYPE(name)->tp_name);
+		netifc_type_error(PyExc_TypeError, "interface name must be str, not %U",
+				  Py_TYPE(name));
 		return -1;
 	}
 	if (!(raw = PyUnicode_EncodeFSDefault(name)))
 		return -1;
-	n = PyBytes_GET_SIZE(raw);
+	n = NETIFC_BYTES_SIZE(raw);
 	if ((size_t)n >= size || (n == 0 && !allow_empty) ||
-	    (Py_ssize_t)strlen(PyBytes_AS_STRING(raw)) != n) {
+	    (Py_ssize_t)strlen(NETIFC_BYTES_DATA(raw)) != n) {
 		Py_DECREF(raw);
 		PyErr_Format(PyExc_ValueError, "invalid interface name %R", name);
 		return -1;
 	}
 	memset(out, 0, size);
-	memcpy(out, PyBytes_AS_STRING(raw), (size_t)n);
+	memcpy(out, NETIFC_BYTES_DATA(raw), (size_t)n);
 	Py_DECREF(raw);
 	return n;
 }
@@ -730,8 +729,8 @@ static int altnames_into(PyObject *names, struct netifc_links *t, struct netifc_
 		PyErr_SetString(PyExc_TypeError, "altnames must be a tuple of str");
 		return -1;
 	}
-	for (i = 0; i < PyTuple_GET_SIZE(names); i++) {
-		if ((n = name_into(PyTuple_GET_ITEM(names, i), buf, sizeof buf, 0)) < 0)
+	for (i = 0; i < NETIFC_TUPLE_SIZE(names); i++) {
+		if ((n = name_into(NETIFC_TUPLE_ITEM(names, i), buf, sizeof buf, 0)) < 0)
 			return -1;
 		if (netifc_links_add_altname(t, l, buf, (size_t)n) < 0) {
 			PyErr_NoMemory();
@@ -748,10 +747,11 @@ PyObject *netifc_make_interface(PyObject *m, PyObject *args)
 	struct netifc_links t = { 0 };
 	struct netifc_link *l;
 	PyObject *name, *alt, *res = NULL;
-	Py_buffer hw, brd;
+	const char *hw, *brd;
+	Py_ssize_t hw_len, brd_len;
 
-	if (!PyArg_ParseTuple(args, "LULLy*LLy*O:_interface", &index, &name, &mtu, &flags, &hw,
-			      &type, &oper, &brd, &alt))
+	if (!PyArg_ParseTuple(args, "LULLy#LLy#O:_interface", &index, &name, &mtu, &flags,
+			      &hw, &hw_len, &type, &oper, &brd, &brd_len, &alt))
 		return NULL;
 	if (!(l = netifc_links_push(&t))) {
 		PyErr_NoMemory();
@@ -760,8 +760,8 @@ PyObject *netifc_make_interface(PyObject *m, PyObject *args)
 	if (check_range(index, 1, 0x7fffffff, "index") || check_range(mtu, 0, 0xffffffffLL, "mtu") ||
 	    check_range(flags, 0, 0xffffffffLL, "flags") || check_range(type, 0, 0xffff, "link_type") ||
 	    check_range(oper, 0, 0xff, "operstate") ||
-	    check_range(hw.len, 0, NETIFC_HWADDR_MAX, "hardware address length") ||
-	    check_range(brd.len, 0, NETIFC_HWADDR_MAX, "hardware broadcast length") ||
+	    check_range(hw_len, 0, NETIFC_HWADDR_MAX, "hardware address length") ||
+	    check_range(brd_len, 0, NETIFC_HWADDR_MAX, "hardware broadcast length") ||
 	    name_into(name, l->name, NETIFC_NAMESIZ, 0) < 0 || altnames_into(alt, &t, l) < 0)
 		goto out;
 	l->index = (int32_t)index;
@@ -769,12 +769,10 @@ PyObject *netifc_make_interface(PyObject *m, PyObject *args)
 	l->flags = (uint32_t)flags;
 	l->type = (uint16_t)type;
 	l->operstate = (uint8_t)oper;
-	netifc_hwaddr_set(l, hw.buf, (size_t)hw.len);
-	netifc_brd_set(l, brd.buf, (size_t)brd.len);
+	netifc_hwaddr_set(l, hw, (size_t)hw_len);
+	netifc_brd_set(l, brd, (size_t)brd_len);
 	res = netifc_new_iface(st, l, t.pool);
 out:
-	PyBuffer_Release(&hw);
-	PyBuffer_Release(&brd);
 	netifc_links_free(&t);
 	return res;
 }

@@ -34,9 +34,8 @@ typedef struct {
 static PyObject *no_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
 {
 	(void)args; (void)kw;
-	PyErr_Format(PyExc_TypeError, "cannot create '%s' instances; use netifc's functions",
-		     tp->tp_name);
-	return NULL;
+	return netifc_type_error(PyExc_TypeError,
+				 "cannot create '%U' instances; use netifc's functions", tp);
 }
 
 static PyObject *ip_text(int family, const uint8_t *p)
@@ -67,9 +66,9 @@ static Py_hash_t bytes_hash(const void *p, size_t n, Py_hash_t more)
 }
 
 /* "Type(field=repr, ...)": each field as its attribute returns it. */
-static PyObject *fields_repr(PyObject *self, const char *const *fields)
+static PyObject *fields_repr(PyObject *self, const char *type, const char *const *fields)
 {
-	PyObject *res = PyUnicode_FromFormat("%s(", strrchr(Py_TYPE(self)->tp_name, '.') + 1);
+	PyObject *res = PyUnicode_FromFormat("%s(", type);
 	size_t i;
 
 	for (i = 0; res && fields[i]; i++) {
@@ -93,7 +92,7 @@ static void hop_dealloc(PyObject *self)
 {
 	PyTypeObject *tp = Py_TYPE(self);
 
-	tp->tp_free(self);
+	NETIFC_TP_FREE(tp)(self);
 	Py_DECREF(tp);
 }
 
@@ -104,7 +103,7 @@ static const char *const hop_fields[] = { "gateway", "index", "interface", "weig
 
 static PyObject *hop_repr(PyObject *self)
 {
-	return fields_repr(self, hop_fields);
+	return fields_repr(self, "NextHop", hop_fields);
 }
 
 static PyObject *hop_richcompare(PyObject *a, PyObject *b, int op)
@@ -159,7 +158,7 @@ static void route_dealloc(PyObject *self)
 	PyTypeObject *tp = Py_TYPE(self);
 
 	Py_XDECREF(((RouteObject *)self)->nexthops);
-	tp->tp_free(self);
+	NETIFC_TP_FREE(tp)(self);
 	Py_DECREF(tp);
 }
 
@@ -175,7 +174,7 @@ static PyObject *new_hops(modstate *st, const struct netifc_routes *t, const str
 			break;
 		}
 		memcpy(&o->h, &t->nh[rt->nh_off + i], sizeof o->h);
-		PyTuple_SET_ITEM(tup, i, (PyObject *)o);
+		NETIFC_TUPLE_SET(tup, i, (PyObject *)o);
 	}
 	return tup;
 }
@@ -207,7 +206,7 @@ static PyObject *routes_tuple(modstate *st, const struct netifc_routes *t)
 			Py_CLEAR(tup);
 			break;
 		}
-		PyTuple_SET_ITEM(tup, (Py_ssize_t)i, o);
+		NETIFC_TUPLE_SET(tup, (Py_ssize_t)i, o);
 	}
 	return tup;
 }
@@ -215,8 +214,8 @@ static PyObject *routes_tuple(modstate *st, const struct netifc_routes *t)
 /* Member v of an enum registered as a tuple of its members (making one costs microseconds). */
 static PyObject *member_of(PyObject *members, unsigned v)
 {
-	if (members && v < (size_t)PyTuple_GET_SIZE(members))
-		return Py_NewRef(PyTuple_GET_ITEM(members, v));
+	if (members && v < (size_t)NETIFC_TUPLE_SIZE(members))
+		return Py_NewRef(NETIFC_TUPLE_ITEM(members, v));
 	return PyLong_FromUnsignedLong(v);
 }
 
@@ -284,7 +283,7 @@ static const char *const route_fields[] = {
 
 static PyObject *route_repr(PyObject *self)
 {
-	return fields_repr(self, route_fields);
+	return fields_repr(self, "Route", route_fields);
 }
 
 static PyObject *route_richcompare(PyObject *a, PyObject *b, int op)

@@ -35,15 +35,15 @@ static void counters_dealloc(PyObject *self)
 {
 	PyTypeObject *tp = Py_TYPE(self);
 
-	tp->tp_free(self);
+	NETIFC_TP_FREE(tp)(self);
 	Py_DECREF(tp);
 }
 
 static PyObject *counters_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
 {
 	(void)args; (void)kw;
-	return PyErr_Format(PyExc_TypeError, "cannot create '%s' instances; use netifc.counters()",
-			    tp->tp_name);
+	return netifc_type_error(PyExc_TypeError,
+				 "cannot create '%U' instances; use netifc.counters()", tp);
 }
 
 static PyObject *counter_get(PyObject *self, void *closure)
@@ -93,7 +93,7 @@ static PyObject *counters_values(PyObject *self)
 		if (!(v = counter_get(self, (void *)(uintptr_t)i)))
 			Py_CLEAR(t);
 		else
-			PyTuple_SET_ITEM(t, (Py_ssize_t)i, v);
+			NETIFC_TUPLE_SET(t, (Py_ssize_t)i, v);
 	}
 	return t;
 }
@@ -252,7 +252,7 @@ static PyObject *table_tuple(modstate *st, const struct netifc_counters_table *t
 		if (!(o = new_counters(st, &t->v[i])))
 			Py_CLEAR(tup);
 		else
-			PyTuple_SET_ITEM(tup, (Py_ssize_t)i, o);
+			NETIFC_TUPLE_SET(tup, (Py_ssize_t)i, o);
 	}
 	return tup;
 }
@@ -317,20 +317,20 @@ static PyObject *m_make_counters(PyObject *m, PyObject *args)
 	memset(&c, 0, sizeof c);
 	if (index < 1 || index > 0x7fffffff)
 		return PyErr_Format(PyExc_ValueError, "index must be in 1..2147483647, not %lld", index);
-	if (PyTuple_GET_SIZE(values) != NETIFC_NCOUNTERS)
+	if (NETIFC_TUPLE_SIZE(values) != NETIFC_NCOUNTERS)
 		return PyErr_Format(PyExc_ValueError, "counters need %d values", NETIFC_NCOUNTERS);
 	if (!(raw = PyUnicode_EncodeFSDefault(name)))
 		return NULL;
-	n = PyBytes_GET_SIZE(raw);
-	if (n == 0 || n >= NETIFC_NAMESIZ || (Py_ssize_t)strlen(PyBytes_AS_STRING(raw)) != n) {
+	n = NETIFC_BYTES_SIZE(raw);
+	if (n == 0 || n >= NETIFC_NAMESIZ || (Py_ssize_t)strlen(NETIFC_BYTES_DATA(raw)) != n) {
 		Py_DECREF(raw);
 		return PyErr_Format(PyExc_ValueError, "invalid interface name %R", name);
 	}
-	memcpy(c.name, PyBytes_AS_STRING(raw), (size_t)n);
+	memcpy(c.name, NETIFC_BYTES_DATA(raw), (size_t)n);
 	Py_DECREF(raw);
 	c.index = (int32_t)index;
 	for (i = 0; i < NETIFC_NCOUNTERS; i++) {
-		v = PyTuple_GET_ITEM(values, i);
+		v = NETIFC_TUPLE_ITEM(values, i);
 		if (v == Py_None)
 			break;
 		if (!PyLong_Check(v) || PyBool_Check(v))
@@ -342,7 +342,7 @@ static PyObject *m_make_counters(PyObject *m, PyObject *args)
 	}
 	c.known = (uint8_t)i;
 	for (; i < NETIFC_NCOUNTERS; i++)
-		if (PyTuple_GET_ITEM(values, i) != Py_None)
+		if (NETIFC_TUPLE_ITEM(values, i) != Py_None)
 			return PyErr_Format(PyExc_ValueError,
 					    "known counters must come first (None only at the end)");
 	return new_counters(st, &c);
@@ -379,11 +379,11 @@ PyObject *netifc_link_settings_of(modstate *st, struct netifc_ns *ns, int32_t in
 		Py_RETURN_NONE;
 	if (!(res = PyStructSequence_New(st->LinkSettings)))
 		return NULL;
-	PyStructSequence_SET_ITEM(res, 0, ls.speed == NETIFC_SPEED_UNKNOWN ? Py_NewRef(Py_None)
+	NETIFC_STRUCTSEQ_SET(res, 0, ls.speed == NETIFC_SPEED_UNKNOWN ? Py_NewRef(Py_None)
 				  : PyLong_FromUnsignedLong(ls.speed));
-	PyStructSequence_SET_ITEM(res, 1, ls.duplex == NETIFC_DUPLEX_UNKNOWN ? Py_NewRef(Py_None)
+	NETIFC_STRUCTSEQ_SET(res, 1, ls.duplex == NETIFC_DUPLEX_UNKNOWN ? Py_NewRef(Py_None)
 				  : PyUnicode_FromString(ls.duplex == NETIFC_DUPLEX_FULL ? "full" : "half"));
-	if (!PyStructSequence_GET_ITEM(res, 0) || !PyStructSequence_GET_ITEM(res, 1))
+	if (!NETIFC_STRUCTSEQ_ITEM(res, 0) || !NETIFC_STRUCTSEQ_ITEM(res, 1))
 		Py_CLEAR(res);
 	return res;
 #else
@@ -411,7 +411,7 @@ int netifc_add_stats_types(PyObject *m, modstate *st)
 		if (!(s = PyUnicode_FromString(counter_names[i])))
 			Py_CLEAR(names);
 		else
-			PyTuple_SET_ITEM(names, (Py_ssize_t)i, s);
+			NETIFC_TUPLE_SET(names, (Py_ssize_t)i, s);
 	}
 	if (!names || PyModule_AddObject(m, "_counter_fields", names) < 0) {
 		Py_XDECREF(names);
