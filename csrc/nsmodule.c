@@ -33,7 +33,7 @@ static PyObject *ns_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
 		return NULL;
 	if (fd < 0)
 		return PyErr_Format(PyExc_ValueError, "invalid file descriptor %d", fd);
-	if (!(o = (NetNSObject *)tp->tp_alloc(tp, 0)))
+	if (!(o = (NetNSObject *)NETIFC_TP_ALLOC(tp)(tp, 0)))
 		return NULL;
 	Py_BEGIN_ALLOW_THREADS
 	r = netifc_ns_open(fd, &o->ns);
@@ -51,7 +51,7 @@ static void ns_dealloc(PyObject *self)
 
 	if (NS(self))
 		netifc_ns_free(NS(self));
-	tp->tp_free(self);
+	NETIFC_TP_FREE(tp)(self);
 	Py_DECREF(tp);
 }
 
@@ -83,8 +83,8 @@ static PyObject *tagged(PyObject *self, PyObject *t)
 {
 	Py_ssize_t i;
 
-	for (i = 0; t && i < PyTuple_GET_SIZE(t); i++)
-		netifc_iface_set_ns(PyTuple_GET_ITEM(t, i), self);
+	for (i = 0; t && i < NETIFC_TUPLE_SIZE(t); i++)
+		netifc_iface_set_ns(NETIFC_TUPLE_ITEM(t, i), self);
 	return t;
 }
 
@@ -139,8 +139,8 @@ static PyObject *ns_by_index(PyObject *self, PyObject *arg)
 	long long v;
 
 	if (!PyLong_Check(arg) || PyBool_Check(arg))
-		return PyErr_Format(PyExc_TypeError, "interface index must be int, not %.100s",
-				    Py_TYPE(arg)->tp_name);
+		return netifc_type_error(PyExc_TypeError, "interface index must be int, not %U",
+					 Py_TYPE(arg));
 	v = PyLong_AsLongLongAndOverflow(arg, &overflow);
 	if (v == -1 && PyErr_Occurred())
 		return NULL;
@@ -159,19 +159,19 @@ static PyObject *ns_by_name(PyObject *self, PyObject *arg)
 	Py_ssize_t n;
 
 	if (!PyUnicode_Check(arg))
-		return PyErr_Format(PyExc_TypeError, "interface name must be str, not %.100s",
-				    Py_TYPE(arg)->tp_name);
+		return netifc_type_error(PyExc_TypeError, "interface name must be str, not %U",
+					 Py_TYPE(arg));
 	if (PyUnicode_GetLength(arg) == 0)
 		return PyErr_Format(PyExc_ValueError, "interface name must not be empty");
 	if (!(raw = PyUnicode_EncodeFSDefault(arg)))
 		return NULL;
-	n = PyBytes_GET_SIZE(raw);
-	if ((Py_ssize_t)strlen(PyBytes_AS_STRING(raw)) != n)
+	n = NETIFC_BYTES_SIZE(raw);
+	if ((Py_ssize_t)strlen(NETIFC_BYTES_DATA(raw)) != n)
 		res = PyErr_Format(PyExc_ValueError, "interface name must not contain NUL: %R", arg);
 	else if (n >= NETIFC_NAMESIZ)
 		res = backend_for(self, st) ? netifc_core_error(st, &none, -ENODEV, arg) : NULL;
 	else
-		res = one_link(self, 0, PyBytes_AS_STRING(raw), arg);
+		res = one_link(self, 0, NETIFC_BYTES_DATA(raw), arg);
 	Py_DECREF(raw);
 	return res;
 }
@@ -255,8 +255,8 @@ struct netifc_ns *netifc_ns_core(PyObject *o)
 {
 	if (o == NULL || o == Py_None)
 		return NULL;
-	if (Py_TYPE(o)->tp_dealloc != ns_dealloc) {
-		PyErr_Format(PyExc_TypeError, "netns must be a _NetNS, not %.100s", Py_TYPE(o)->tp_name);
+	if (NETIFC_TP_DEALLOC(Py_TYPE(o)) != ns_dealloc) {
+		netifc_type_error(PyExc_TypeError, "netns must be a _NetNS, not %U", Py_TYPE(o));
 		return NULL;
 	}
 	if (!backend_for(o, netifc_state_of_type(Py_TYPE(o))))
@@ -266,8 +266,8 @@ struct netifc_ns *netifc_ns_core(PyObject *o)
 
 int netifc_ns_fd(PyObject *o)
 {
-	if (Py_TYPE(o)->tp_dealloc != ns_dealloc) {
-		PyErr_Format(PyExc_TypeError, "netns must be a _NetNS, not %.100s", Py_TYPE(o)->tp_name);
+	if (NETIFC_TP_DEALLOC(Py_TYPE(o)) != ns_dealloc) {
+		netifc_type_error(PyExc_TypeError, "netns must be a _NetNS, not %U", Py_TYPE(o));
 		return -1;
 	}
 	if (NS(o)->fd < 0) {

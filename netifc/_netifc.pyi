@@ -1,3 +1,4 @@
+import sys
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network, IPv6Address, IPv6Interface, IPv6Network
 from socket import AddressFamily
 from typing import Any, final
@@ -142,6 +143,8 @@ class LinkSettings(tuple[int | None, str | None]):
     n_unnamed_fields: int
     __match_args__: Any
     def __new__(cls, sequence: Any, dict: Any = ...) -> LinkSettings: ...
+    if sys.version_info >= (3, 13):
+        def __replace__(self, **kwargs: Any) -> LinkSettings: ...
     @property
     def speed(self) -> int | None: ...
     @property
