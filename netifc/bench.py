@@ -340,14 +340,18 @@ def scale_namespace(pairs: int) -> Iterator[str]:
         signal.signal(signal.SIGTERM, old_term)
 
 
-def _settle(seconds: float = 60) -> None:
-    """Wait (up to seconds) until the kernel's work on new links is done: the
-    address count the same three times running, half a second apart."""
+def _settle(seconds: float = 120) -> None:
+    """Wait (up to seconds) until the kernel's work on new links is done: no
+    address tentative (IPv6 duplicate address detection), and the address
+    count the same three times running, half a second apart."""
     counts: List[int] = []
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and (len(counts) < 3 or len(set(counts[-3:])) > 1):
         try:
-            counts.append(len(netifc.interface_addrs()))
+            addrs = netifc.interface_addrs()
+            tentative = any(a.family == socket.AF_INET6 and a.flags & netifc.Addr6Flags.TENTATIVE
+                            for a in addrs)
+            counts.append(-len(counts) if tentative else len(addrs))
         except OSError:     # EBUSY: the dump was interrupted each time
             counts.append(-len(counts))
         time.sleep(0.5)
