@@ -98,24 +98,66 @@ static PyObject *one_link(modstate *st, int32_t index, const char *name, PyObjec
 	return res;
 }
 
+int netifc_index_arg(PyObject *arg, int32_t *index)
+{
+	int overflow;
+	long long v;
+
+	if (!PyLong_Check(arg) || PyBool_Check(arg)) {
+		netifc_type_error(PyExc_TypeError, "interface index must be int, not %U", Py_TYPE(arg));
+		return -1;
+	}
+	v = PyLong_AsLongLongAndOverflow(arg, &overflow);
+	if (v == -1 && PyErr_Occurred())
+		return -1;
+	if (overflow < 0 || (!overflow && v <= 0)) {
+		PyErr_Format(PyExc_ValueError, "invalid interface index %R: must be positive", arg);
+		return -1;
+	}
+	if (overflow > 0 || v > 0x7fffffff)
+		return 0;
+	*index = (int32_t)v;
+	return 1;
+}
+
+int netifc_name_arg(PyObject *arg, PyObject **raw)
+{
+	Py_ssize_t n;
+
+	*raw = NULL;
+	if (!PyUnicode_Check(arg)) {
+		netifc_type_error(PyExc_TypeError, "interface name must be str, not %U", Py_TYPE(arg));
+		return -1;
+	}
+	if (PyUnicode_GetLength(arg) == 0) {
+		PyErr_Format(PyExc_ValueError, "interface name must not be empty");
+		return -1;
+	}
+	if (!(*raw = PyUnicode_EncodeFSDefault(arg)))
+		return -1;
+	n = NETIFC_BYTES_SIZE(*raw);
+	if ((Py_ssize_t)strlen(NETIFC_BYTES_DATA(*raw)) != n) {
+		Py_CLEAR(*raw);
+		PyErr_Format(PyExc_ValueError, "interface name must not contain NUL: %R", arg);
+		return -1;
+	}
+	if (n >= NETIFC_NAMESIZ) {
+		Py_CLEAR(*raw);
+		return 0;
+	}
+	return 1;
+}
+
 static PyObject *m_by_index(PyObject *m, PyObject *arg)
 {
 	modstate *st = PyModule_GetState(m);
 	struct netifc_call none = { 0 };
-	int overflow;
-	long long v;
+	int32_t index;
+	int r = netifc_index_arg(arg, &index);
 
-	if (!PyLong_Check(arg) || PyBool_Check(arg))
-		return netifc_type_error(PyExc_TypeError, "interface index must be int, not %U",
-					 Py_TYPE(arg));
-	v = PyLong_AsLongLongAndOverflow(arg, &overflow);
-	if (v == -1 && PyErr_Occurred())
-		return NULL;
-	if (overflow < 0 || (!overflow && v <= 0))
-		return PyErr_Format(PyExc_ValueError, "invalid interface index %R: must be positive", arg);
-	if (overflow > 0 || v > 0x7fffffff)
-		return netifc_core_error(st, &none, -ENODEV, arg);
-	return one_link(st, (int32_t)v, NULL, arg);
+	if (r <= 0)
+		return r < 0 ? NULL : netifc_core_error(st, &none, -ENODEV, arg);
+	return one_link(st, index, NULL, arg);
 }
 
 static PyObject *m_by_name(PyObject *m, PyObject *arg)
@@ -123,22 +165,11 @@ static PyObject *m_by_name(PyObject *m, PyObject *arg)
 	modstate *st = PyModule_GetState(m);
 	struct netifc_call none = { 0 };
 	PyObject *raw, *res;
-	Py_ssize_t n;
+	int r = netifc_name_arg(arg, &raw);
 
-	if (!PyUnicode_Check(arg))
-		return netifc_type_error(PyExc_TypeError, "interface name must be str, not %U",
-					 Py_TYPE(arg));
-	if (PyUnicode_GetLength(arg) == 0)
-		return PyErr_Format(PyExc_ValueError, "interface name must not be empty");
-	if (!(raw = PyUnicode_EncodeFSDefault(arg)))
-		return NULL;
-	n = NETIFC_BYTES_SIZE(raw);
-	if ((Py_ssize_t)strlen(NETIFC_BYTES_DATA(raw)) != n)
-		res = PyErr_Format(PyExc_ValueError, "interface name must not contain NUL: %R", arg);
-	else if (n >= NETIFC_NAMESIZ)
-		res = netifc_core_error(st, &none, -ENODEV, arg);
-	else
-		res = one_link(st, 0, NETIFC_BYTES_DATA(raw), arg);
+	if (r <= 0)
+		return r < 0 ? NULL : netifc_core_error(st, &none, -ENODEV, arg);
+	res = one_link(st, 0, NETIFC_BYTES_DATA(raw), arg);
 	Py_DECREF(raw);
 	return res;
 }

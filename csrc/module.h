@@ -222,4 +222,14 @@ struct netifc_ns *netifc_ns_core(PyObject *ns);  /* NULL and an exception unless
  */
 PyObject *netifc_core_error(modstate *st, const struct netifc_call *c, int err, PyObject *what);
 
+/*
+ * module.c: the argument of a lookup by index or by name, checked as
+ * interface_by_index and interface_by_name check it: 1 (and *index, or
+ * *raw: the name's bytes, a new reference), 0 when no link can have it
+ * (too large, too long: NoSuchInterface is the caller's), -1 with
+ * TypeError or ValueError set.
+ */
+int netifc_index_arg(PyObject *arg, int32_t *index);
+int netifc_name_arg(PyObject *arg, PyObject **raw);
+
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "nlparse.h"
 #include "nlroute.h"
 
 #ifndef RTA_VIA
@@ -26,26 +27,10 @@ struct rattr {
 	size_t len;
 };
 
-/* 1: *a is the next attribute; 0: none left; -EPROTO: one overruns the rest. */
+/* The next attribute (nl_attr_next, nlparse.c): 1, 0 at the end, -EPROTO. */
 static int rattr_next(const uint8_t **p, long *rem, struct rattr *a)
 {
-	struct rtattr rta;
-	long step;
-
-	if (*rem < (long)sizeof rta)
-		return 0;
-	memcpy(&rta, *p, sizeof rta);
-	if (rta.rta_len < sizeof rta || rta.rta_len > (unsigned long)*rem)
-		return -EPROTO;
-	a->type = rta.rta_type & NLA_TYPE_MASK;
-	a->data = *p + RTA_LENGTH(0);
-	a->len = rta.rta_len - RTA_LENGTH(0);
-	step = RTA_ALIGN(rta.rta_len);
-	if (step > *rem)
-		step = *rem;
-	*p += step;
-	*rem -= step;
-	return 1;
+	return nl_attr_next(p, rem, &a->type, &a->data, &a->len);
 }
 
 static size_t family_len(int family)

@@ -130,25 +130,19 @@ static PyObject *one_link(PyObject *self, int32_t index, const char *name, PyObj
 	return res;
 }
 
-/* The checks of netifc.interface_by_index and interface_by_name, word for word. */
+/* The checks of netifc.interface_by_index and interface_by_name (module.c). */
 static PyObject *ns_by_index(PyObject *self, PyObject *arg)
 {
 	modstate *st = netifc_state_of_type(Py_TYPE(self));
 	struct netifc_call none = { 0 };
-	int overflow;
-	long long v;
+	int32_t index;
+	int r = netifc_index_arg(arg, &index);
 
-	if (!PyLong_Check(arg) || PyBool_Check(arg))
-		return netifc_type_error(PyExc_TypeError, "interface index must be int, not %U",
-					 Py_TYPE(arg));
-	v = PyLong_AsLongLongAndOverflow(arg, &overflow);
-	if (v == -1 && PyErr_Occurred())
+	if (r < 0)
 		return NULL;
-	if (overflow < 0 || (!overflow && v <= 0))
-		return PyErr_Format(PyExc_ValueError, "invalid interface index %R: must be positive", arg);
-	if (overflow > 0 || v > 0x7fffffff)
+	if (r == 0)
 		return backend_for(self, st) ? netifc_core_error(st, &none, -ENODEV, arg) : NULL;
-	return one_link(self, (int32_t)v, NULL, arg);
+	return one_link(self, index, NULL, arg);
 }
 
 static PyObject *ns_by_name(PyObject *self, PyObject *arg)
@@ -156,22 +150,13 @@ static PyObject *ns_by_name(PyObject *self, PyObject *arg)
 	modstate *st = netifc_state_of_type(Py_TYPE(self));
 	struct netifc_call none = { 0 };
 	PyObject *raw, *res;
-	Py_ssize_t n;
+	int r = netifc_name_arg(arg, &raw);
 
-	if (!PyUnicode_Check(arg))
-		return netifc_type_error(PyExc_TypeError, "interface name must be str, not %U",
-					 Py_TYPE(arg));
-	if (PyUnicode_GetLength(arg) == 0)
-		return PyErr_Format(PyExc_ValueError, "interface name must not be empty");
-	if (!(raw = PyUnicode_EncodeFSDefault(arg)))
+	if (r < 0)
 		return NULL;
-	n = NETIFC_BYTES_SIZE(raw);
-	if ((Py_ssize_t)strlen(NETIFC_BYTES_DATA(raw)) != n)
-		res = PyErr_Format(PyExc_ValueError, "interface name must not contain NUL: %R", arg);
-	else if (n >= NETIFC_NAMESIZ)
-		res = backend_for(self, st) ? netifc_core_error(st, &none, -ENODEV, arg) : NULL;
-	else
-		res = one_link(self, 0, NETIFC_BYTES_DATA(raw), arg);
+	if (r == 0)
+		return backend_for(self, st) ? netifc_core_error(st, &none, -ENODEV, arg) : NULL;
+	res = one_link(self, 0, NETIFC_BYTES_DATA(raw), arg);
 	Py_DECREF(raw);
 	return res;
 }
