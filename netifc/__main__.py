@@ -76,6 +76,16 @@ def _gather(ifname: Optional[str], multicast: bool, src: _Source = netifc
     return snap.interfaces, snap.addrs
 
 
+def _print(text: str) -> int:
+    """Write the output, and 0: a reader that went away (a closed pipe) ends it
+    quietly."""
+    try:
+        _write(text)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
 def _write(text: str) -> None:
     """Interface names are bytes: one that is not valid in the locale's encoding
     goes out as the bytes it is (surrogateescape), never as an error."""
@@ -210,11 +220,7 @@ def _stats(args: argparse.Namespace, src: _Source = netifc) -> int:
             block = netifc.render_text([i], [], color=color).splitlines()
             lines += block[:2] + _stats_lines(counters[i.index]) + block[2:]
         out = "".join(line + "\n" for line in lines)
-    try:
-        _write(out)
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return 0
+    return _print(out)
 
 
 # ---- netifc route: the routing tables, like ip route ---------------------------
@@ -256,11 +262,7 @@ def _route_main(argv: List[str]) -> int:
         out = json.dumps(render_routes.routes_json(routes, show_table)) + "\n"
     else:
         out = render_routes.render_routes(routes, show_table)
-    try:
-        _write(out)
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return 0
+    return _print(out)
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -312,11 +314,7 @@ def _show(args: argparse.Namespace, src: _Source) -> int:
         render = netifc.render_brief if args.brief else netifc.render_text
         out = render(interfaces, addrs, multicast=args.multicast, family=args.family,
                      color=_use_color(args.color, sys.stdout))
-    try:
-        _write(out)
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return 0
+    return _print(out)
 
 
 if __name__ == "__main__":
