@@ -240,6 +240,8 @@ def _route_parser() -> argparse.ArgumentParser:
                    help="a table number or name (main, local, default, an rt_tables"
                         " name), or all (default: main)")
     p.add_argument("-j", "--json", action="store_true", help="JSON, in the shape of ip -j route")
+    p.add_argument("-n", "--netns", metavar="NAME",
+                   help="in the network namespace NAME (as ip -n), or a path")
     return p
 
 
@@ -249,14 +251,19 @@ def _route_main(argv: List[str]) -> int:
     family = args.family
     if family is None and args.table != "all":
         family = socket.AF_INET     # as ip route: IPv4 unless all tables are shown
+    src: Optional[netifc.NetNS] = None
     try:
-        routes = netifc.routes(family, args.table)
-    except (TypeError, ValueError) as e:
+        src = netifc.NetNS(args.netns) if args.netns is not None else None
+        routes = (src or netifc).routes(family, args.table)
+    except (TypeError, ValueError, NotImplementedError) as e:
         print(f"netifc: {e}", file=sys.stderr)
         return 1
     except OSError as e:
         print(f"netifc: {e.strerror or e}", file=sys.stderr)
         return 1
+    finally:
+        if src is not None:
+            src.close()
     show_table = args.table == "all"
     if args.json:
         out = json.dumps(render_routes.routes_json(routes, show_table)) + "\n"
@@ -271,6 +278,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["route"]:       # a subcommand (an interface named route: netifc -- route)
         return _route_main(argv[1:])
+    if argv[:1] in (["-n"], ["--netns"]) and argv[2:3] == ["route"]:   # netifc -n NAME route
+        return _route_main(argv[3:] + ["--netns", argv[1]])
+    if argv[:1] and argv[0].startswith("--netns=") and argv[1:2] == ["route"]:
+        return _route_main(argv[2:] + [argv[0]])
     parser = _parser()
     args = parser.parse_args(argv)
     if args.ifname == "":

@@ -394,6 +394,22 @@ def test_cli_bad_table(rtlab, backend):
     assert r.returncode == 1 and "unknown routing table 'nosuch'" in r.stderr
 
 
+@pytest.mark.parametrize("where", ["before", "after", "equals"])
+def test_cli_n_shows_the_namespace_routes(rtlab, backend, where):
+    """netifc -n NAME route, netifc route -n NAME: the namespace's routes (the
+    caller stays on the host), as ip -n NAME route shows them."""
+    if backend != "netlink":
+        pytest.skip("the CLI takes the default path")
+    args = {"before": ["-n", rtlab.name, "route"], "after": ["route", "-n", rtlab.name],
+            "equals": [f"--netns={rtlab.name}", "route"]}[where]
+    out = subprocess.run([sys.executable, "-m", "netifc", *args, "--table", "all"],
+                         capture_output=True, text=True, check=True, cwd="/").stdout
+    assert out == ip_text(rtlab, "route", "show", "table", "all")
+    r = subprocess.run([sys.executable, "-m", "netifc", "route", "-n", "nfc-no-such-ns"],
+                       capture_output=True, text=True, cwd="/")
+    assert r.returncode == 1 and "nfc-no-such-ns" in r.stderr
+
+
 # ---- 10,000 routes ---------------------------------------------------------------------
 
 def test_ten_thousand_routes(backend):
