@@ -10,25 +10,22 @@ socket overflowed), the tables are read again and a ``Resync`` event says so.
 
 ``live()`` keeps the same tables without events: each read first applies what
 is pending (one zero-timeout poll() when nothing is), so a change made before
-the read is always in it.
+the read is always in it. The tables themselves are C's (``_netifc._Tables``,
+csrc/live.c): this module makes the events' classes and the Python API.
 """
 from __future__ import annotations
 
 import asyncio
-import os
 import select
-import socket
 import sys
-import threading
 import time
-import weakref
 from collections import deque
 from dataclasses import dataclass
 from typing import (TYPE_CHECKING, AsyncIterator, Deque, Dict, Iterator, List, Optional, Tuple,
-                    Union, cast)
+                    cast)
 
 from . import _netifc
-from ._netifc import Addr, Interface, NoSuchInterface
+from ._netifc import Addr, Interface
 
 if TYPE_CHECKING:
     from . import Snapshot
@@ -39,12 +36,6 @@ __all__ = [
     "Event", "LinkAdded", "LinkChanged", "LinkRemoved", "AddrAdded", "AddrChanged",
     "AddrRemoved", "GroupJoined", "GroupLeft", "Resync", "Watcher", "Live", "live",
 ]
-
-# What _Watch.read() pairs a record with (enum nl_event_kind, then "lost").
-_LINK_NEW, _LINK_DEL, _ADDR_NEW, _ADDR_DEL, _GROUP_NEW, _GROUP_DEL, _LOST = range(7)
-
-_Batch = List[Tuple[int, Union[Interface, Addr, None]]]
-
 
 # ---- events --------------------------------------------------------------------
 
