@@ -1,4 +1,4 @@
-"""Build netifc._netifc from csrc/, and on Linux netifc._floor (the benchmark floor)."""
+"""Build netifc._netifc from csrc/'s layers, and on Linux netifc._floor (the benchmark floor)."""
 import glob
 import os
 import platform
@@ -10,19 +10,16 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 LINUX = sys.platform.startswith("linux")
-# rtnetlink and /proc exist on Linux only.
-LINUX_ONLY = {"linux.c", "nlio.c", "nlsock.c", "nlparse.c", "nlwatch.c", "live.c", "livetab.c", "proc.c",
-              "procnet.c", "nlroute.c", "linux_routes.c", "routes.c"}
-LINUX_ONLY |= {"nlstats.c", "statsparse.c", "ethtool.c"}     # counters, link settings
-LINUX_ONLY |= {"netns.c", "nsmodule.c"}     # other network namespaces
-# netifc._floor's own files, and the core files it is built with besides.
-FLOOR = {"floor.c", "floormodule.c"}
-FLOOR_CORE = ["nlio.c", "nlparse.c", "nlroute.c", "addr.c", "vec.c"]
-CFLAGS = ["-std=gnu11", "-O2", "-Wall", "-Wextra"]
-# Windows: the IP Helper backend instead of getifaddrs, built by MSVC (C11).
 WINDOWS = sys.platform == "win32"
-WINDOWS_ONLY = {"win.c"}
-POSIX_ONLY = {"gifa.c"}
+# csrc/ is a folder per layer: core/ (the portable contract), one folder per
+# backend (netlink/ and procfs/: Linux; posix/: getifaddrs, built on Linux too so the
+# tests can compare it; windows/), python/ (the binding).  A layer is built
+# where its platform is; python/'s Linux-only types are named here.
+LAYERS = ["core", "python"] + (["windows"] if WINDOWS else ["posix"] + (["netlink", "procfs"] if LINUX else []))
+BINDING_LINUX_ONLY = {"live.c", "live_table.c", "python/routes.c", "netns.c"}
+# netifc._floor (the benchmark's kernel floor): floor/ and the core files it is built with.
+FLOOR_CORE = ["netlink/io.c", "netlink/parse.c", "netlink/route_parse.c", "core/addr.c", "core/vec.c"]
+CFLAGS = ["-std=gnu11", "-O2", "-Wall", "-Wextra"]
 LIBRARIES = ["iphlpapi", "ws2_32"] if WINDOWS else []
 if WINDOWS:
     CFLAGS = ["/std:c11", "/W3"]
@@ -58,18 +55,18 @@ class BuildExt(build_ext):
                     os.remove(base + suffix)
 
 
-def wanted(name):
-    if name in FLOOR:
-        return False
-    if WINDOWS:
-        return name not in LINUX_ONLY and name not in POSIX_ONLY
-    return name not in WINDOWS_ONLY and (LINUX or name not in LINUX_ONLY)
+def sources_of(layer):
+    found = sorted(glob.glob(f"csrc/{layer}/*.c"))
+    if layer == "python" and not LINUX:
+        found = [f for f in found if os.path.basename(f) not in BINDING_LINUX_ONLY]
+    return found
 
 
-sources = sorted(f for f in glob.glob("csrc/*.c") if wanted(os.path.basename(f)))
+sources = [f for layer in LAYERS for f in sources_of(layer)]
+headers = glob.glob("csrc/*/*.h")
 ext_modules = [
     # Only PyInit__netifc is exported: calls between its files are direct.
-    Extension("netifc._netifc", sources=sources, depends=glob.glob("csrc/*.h"),
+    Extension("netifc._netifc", sources=sources, depends=headers, include_dirs=["csrc"],
               # (a Windows DLL exports only what is marked so: PyInit__netifc)
               extra_compile_args=CFLAGS + ([] if WINDOWS else ["-fvisibility=hidden"]),
               libraries=LIBRARIES, **ABI),
@@ -77,8 +74,8 @@ ext_modules = [
 if LINUX:
     ext_modules.append(
         Extension("netifc._floor",
-                  sources=[f"csrc/{f}" for f in sorted(FLOOR) + FLOOR_CORE],
-                  depends=glob.glob("csrc/*.h"),
+                  sources=sorted(glob.glob("csrc/floor/*.c")) + [f"csrc/{f}" for f in FLOOR_CORE],
+                  depends=headers, include_dirs=["csrc"],
                   # exports PyInit__floor only: its copy of the core shadows nothing
                   extra_compile_args=CFLAGS + ["-fvisibility=hidden"], **ABI))
 

@@ -74,10 +74,10 @@ for ver in $versions; do
     py=${pythons[$ver]}
     echo "-- CPython $ver ($py)"
     inc=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
-    gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I"$inc" -fsyntax-only csrc/*.c
+    gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I"$inc" -Icsrc -fsyntax-only csrc/{core,netlink,procfs,posix,windows,python,floor}/*.c
     if [ "$ver" != 3.9 ]; then
         gcc -std=gnu11 -O2 -Wall -Wextra -Werror -DPy_LIMITED_API=0x030A0000 -I"$inc" \
-            -fsyntax-only csrc/*.c
+            -Icsrc -fsyntax-only csrc/{core,netlink,procfs,posix,windows,python,floor}/*.c
         whl=$(echo "$scratch"/wheelhouse/netifc-*-cp310-abi3-*.whl)
     else
         whl=$(echo "$scratch"/wheelhouse/netifc-*-cp39-cp39-*.whl)

@@ -1,8 +1,8 @@
-"""The Windows backend (csrc/win.c), cross-compiled with mingw-w64 and run under Wine.
+"""The Windows backend (csrc/windows/iphlpapi.c), cross-compiled with mingw-w64 and run under Wine.
 
 Wine answers the Windows API from the Linux host it runs on, so the C driver
 (csrc/check/win_driver.c) prints what GetAdaptersAddresses, GetIfEntry2 and
-the LUID calls tell through win.c, and iproute2 tells the truth about the same
+the LUID calls tell through iphlpapi.c, and iproute2 tells the truth about the same
 links: of the host, and of the lab namespace (Wine started inside it).
 
 Wine 8 names an adapter after its Linux name (FriendlyName "eth0") and keeps
@@ -24,7 +24,7 @@ from nslab import REPORTS, ip_addrs, ip_groups, ip_links
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CSRC = os.path.join(ROOT, "csrc")
-CORE = ["win.c", "addr.c", "vec.c", "backend.c"]
+CORE = ["windows/iphlpapi.c", "core/addr.c", "core/vec.c", "core/backend.c"]
 CC = "x86_64-w64-mingw32-gcc"
 FAMILIES = {2: "inet", 23: "inet6"}                # Windows' AF_INET, AF_INET6
 IFF_UP, IFF_BROADCAST, IFF_LOOPBACK, IFF_POINTOPOINT, IFF_RUNNING = 0x1, 0x2, 0x8, 0x10, 0x40
@@ -83,7 +83,7 @@ def driver(tmp_path_factory):
     for name, extra in (("exe", []), ("small", ["-DGAA_FIRST_SIZE=64"])):
         exe = out / f"win_driver-{name}.exe"
         builds[name] = (exe, subprocess.Popen(
-            [CC, "-std=c11", "-pedantic", "-O2", "-Wall", "-Wextra", "-Werror", *extra,
+            [CC, "-std=c11", "-pedantic", "-O2", "-Wall", "-Wextra", "-Werror", "-I", CSRC, *extra,
              "-o", str(exe), *sources, "-liphlpapi", "-lws2_32"], env=clean_env()))
     for name, (exe, proc) in builds.items():
         assert proc.wait() == 0, f"{CC} failed to build {exe.name}"

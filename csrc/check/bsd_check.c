@@ -1,5 +1,5 @@
 /*
- * bsd_check.c -- bsdaddr.c on records as the BSD kernels give them:
+ * bsd_check.c -- posix/bsd.c on records as the BSD kernels give them:
  * sockaddr_dl of links and of multicast memberships, IPv6 addresses with
  * the KAME zone in bytes 2-3, netmasks the kernel shortened, struct if_data
  * as each system lays it out.  The records are written out byte by byte
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "../bsdaddr.h"
+#include "posix/bsd.h"
 
 static int failures;
 

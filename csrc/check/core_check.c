@@ -23,10 +23,10 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 
-#include "../ethtool.h"
-#include "../netns.h"
-#include "../nlio.h"
-#include "../nlwatch.h"
+#include "netlink/ethtool.h"
+#include "netlink/netns.h"
+#include "netlink/io.h"
+#include "netlink/watch.h"
 #include "compare.h"
 
 static int failures;

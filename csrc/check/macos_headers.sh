@@ -2,7 +2,7 @@
 # The getifaddrs backend's macOS code compiled (clang -fsyntax-only -Werror,
 # x86_64 and arm64) against Apple's published headers, at the tags below:
 # xnu (bsd/, EXTERNAL_HEADERS/, ...), Libc, libpthread, libmalloc and
-# Libinfo (ifaddrs.h).  gifa.c's _Static_asserts then hold bsdaddr.h's
+# Libinfo (ifaddrs.h).  posix/getifaddrs.c's _Static_asserts then hold posix/bsd.h's
 # layouts against macOS's own struct sockaddr_dl, sockaddr_in6 and if_data.
 #
 # Apple's build generates a few headers (availability annotations, symbol
@@ -72,6 +72,6 @@ for arch in x86_64 arm64; do
         -isystem "$src/xnu/bsd" \
         -isystem "$src/xnu/EXTERNAL_HEADERS" -isystem "$src/xnu/libkern" \
         -isystem "$src/xnu/osfmk" -isystem "$src/xnu/libsyscall/wrappers" -I"$csrc" \
-        "$csrc/gifa.c" "$csrc/bsdaddr.c" "$csrc/addr.c" "$csrc/vec.c" "$csrc/backend.c"
+        "$csrc/posix/getifaddrs.c" "$csrc/posix/bsd.c" "$csrc/core/addr.c" "$csrc/core/vec.c" "$csrc/core/backend.c"
 done
 echo "macos_headers: compiled"

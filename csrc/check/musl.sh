@@ -5,7 +5,7 @@
 #     the two backends compared: musl's getifaddrs() reads netlink itself)
 #     in this network namespace, then in one of its own (in_lab.sh: veth
 #     and tun links, peers, labels, addresses of every kind);
-#   - bsd_check (bsdaddr.c on recorded BSD structures);
+#   - bsd_check (posix/bsd.c on recorded BSD structures);
 #   - route_check (the route calls and parser);
 #   - each fuzz target over its committed corpus (csrc/fuzz/replay.c).
 # ASan and LSan have no musl runtime: the memory checks are csrc/check/run.sh's
@@ -22,9 +22,9 @@ ln -s /usr/include/linux /usr/include/asm-generic "$out/kernel/"
 ln -s "/usr/include/$(gcc -print-multiarch)/asm" "$out/kernel/asm"
 cc="musl-gcc -std=gnu11 -g -O1 -static -Wall -Wextra -Werror -idirafter $out/kernel -I$csrc
     -fsanitize=undefined -fsanitize-undefined-trap-on-error"
-core="$csrc/linux.c $csrc/nlio.c $csrc/nlsock.c $csrc/nlparse.c $csrc/nlwatch.c $csrc/netns.c $csrc/proc.c
-      $csrc/procnet.c $csrc/gifa.c $csrc/addr.c $csrc/vec.c $csrc/backend.c
-      $csrc/nlstats.c $csrc/statsparse.c $csrc/ethtool.c"
+core="$csrc/netlink/backend.c $csrc/netlink/io.c $csrc/netlink/socket.c $csrc/netlink/parse.c $csrc/netlink/watch.c $csrc/netlink/netns.c $csrc/procfs/igmp.c
+      $csrc/procfs/igmp_parse.c $csrc/posix/getifaddrs.c $csrc/core/addr.c $csrc/core/vec.c $csrc/core/backend.c
+      $csrc/netlink/stats.c $csrc/netlink/stats_parse.c $csrc/netlink/ethtool.c"
 
 echo "-- core_check"
 $cc -o "$out/core_check" "$here/core_check.c" "$here/compare.c" $core -lpthread
@@ -34,18 +34,18 @@ echo "-- core_check in a namespace of its own"
 "$here/in_lab.sh" "$out/core_check"
 
 echo "-- bsd_check"
-$cc -o "$out/bsd_check" "$here/bsd_check.c" "$csrc/bsdaddr.c" "$csrc/addr.c"
+$cc -o "$out/bsd_check" "$here/bsd_check.c" "$csrc/posix/bsd.c" "$csrc/core/addr.c"
 "$out/bsd_check"
 
 echo "-- route_check"
-$cc -o "$out/route_check" "$here/route_check.c" "$csrc/linux_routes.c" "$csrc/nlroute.c" $core \
+$cc -o "$out/route_check" "$here/route_check.c" "$csrc/netlink/routes.c" "$csrc/netlink/route_parse.c" $core \
     -lpthread
 "$out/route_check"
 
 for target in netlink procnet route; do
     echo "-- fuzz_$target over its corpus"
     $cc -o "$out/replay_$target" "$csrc/fuzz/replay.c" "$csrc/fuzz/fuzz_$target.c" \
-        "$csrc/nlparse.c" "$csrc/statsparse.c" "$csrc/nlroute.c" "$csrc/procnet.c" "$csrc/addr.c" \
-        "$csrc/vec.c"
+        "$csrc/netlink/parse.c" "$csrc/netlink/stats_parse.c" "$csrc/netlink/route_parse.c" "$csrc/procfs/igmp_parse.c" "$csrc/core/addr.c" \
+        "$csrc/core/vec.c"
     "$out/replay_$target" "$csrc/fuzz/corpus/$target"
 done

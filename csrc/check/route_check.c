@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "../nlroute.h"
+#include "netlink/routes.h"
 
 static int failures;
 

@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../netifc.h"
+#include "core/netifc.h"
 
 static int failures;
 

@@ -1,7 +1,7 @@
 /*
  * libFuzzer target: nl_walk() and the link/address parsers on arbitrary
- * bytes, the way linux.c drives them (with the counters' and the link
- * settings' parsers of statsparse.c on every message), and nl_parse_events() the way a
+ * bytes, the way netlink/backend.c drives them (with the counters' and the link
+ * settings' parsers of netlink/stats_parse.c on every message), and nl_parse_events() the way a
  * watch does.  Byte 0 picks a dump (bit 0) or a single reply, or (bit 1)
  * notifications; the rest is the datagram.  For replies, the sequence
  * number and port id are taken from its first header, so recorded replies
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <linux/netlink.h>
 
-#include "../nlparse.h"
-#include "../statsparse.h"
+#include "netlink/parse.h"
+#include "netlink/stats_parse.h"
 
 struct tables {
 	struct netifc_links links;

@@ -4,7 +4,7 @@
  */
 #include <stdint.h>
 
-#include "../procnet.h"
+#include "procfs/igmp_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

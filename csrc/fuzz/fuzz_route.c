@@ -1,6 +1,6 @@
 /*
  * libFuzzer target: nl_walk() and the route parser on arbitrary bytes, the
- * way linux_routes.c drives them (a dump keeps one table and one family).
+ * way netlink/routes.c drives them (a dump keeps one table and one family).
  * Byte 0 picks a dump (bit 0) or a single reply; byte 1 the family and
  * table kept (0: all).  For replies, the sequence number and port id are
  * taken from the first header, so recorded replies are walked in full.
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <linux/netlink.h>
 
-#include "../nlparse.h"
-#include "../nlroute.h"
+#include "netlink/parse.h"
+#include "netlink/route_parse.h"
 
 struct keep {
 	struct netifc_routes t;

@@ -1,0 +1,139 @@
+/* addr.c -- rules every backend applies to the records it returns. */
+#include <string.h>
+#ifdef _WIN32
+#include <winsock2.h>           /* AF_INET, AF_INET6 */
+#else
+#include <sys/socket.h>
+#include <net/if_arp.h>
+#endif
+
+#include "core/netifc.h"
+
+/* Link types are Linux's ARPHRD_* numbers on every system (macOS has none of these). */
+#ifndef ARPHRD_TUNNEL
+#define ARPHRD_TUNNEL 768
+#endif
+#ifndef ARPHRD_TUNNEL6
+#define ARPHRD_TUNNEL6 769
+#endif
+#ifndef ARPHRD_SIT
+#define ARPHRD_SIT 776
+#endif
+#ifndef ARPHRD_IPGRE
+#define ARPHRD_IPGRE 778
+#endif
+#ifndef ARPHRD_IP6GRE
+#define ARPHRD_IP6GRE 823
+#endif
+
+size_t netifc_family_len(int family)
+{
+	return family == AF_INET ? 4 : family == AF_INET6 ? 16 : 0;
+}
+
+/* IPv6 addresses that only mean something on one link carry its name. */
+int netifc_ip6_needs_zone(const uint8_t p[16])
+{
+	if (p[0] == 0xfe && (p[1] & 0xc0) == 0x80)
+		return 1;                       /* fe80::/10 */
+	return p[0] == 0xff && ((p[1] & 0x0f) == 1 || (p[1] & 0x0f) == 2);
+}
+
+int netifc_addr_needs_zone(const struct netifc_addr *a)
+{
+	return a->family == AF_INET6 && netifc_ip6_needs_zone(a->local);
+}
+
+void netifc_addr_finish(struct netifc_addr *a, const char *zone_name)
+{
+	if (a->family == AF_INET && a->prefixlen >= 31)
+		a->has_broadcast = 0;
+	if (a->has_peer && !memcmp(a->peer, a->local, netifc_family_len(a->family)))
+		a->has_peer = 0;
+	/* What is not there is zero, so equal records compare equal byte for byte. */
+	if (!a->has_broadcast)
+		memset(a->broadcast, 0, sizeof a->broadcast);
+	if (!a->has_peer)
+		memset(a->peer, 0, sizeof a->peer);
+	memset(a->zone, 0, sizeof a->zone);
+	if (zone_name && netifc_addr_needs_zone(a))
+		strncpy(a->zone, zone_name, sizeof a->zone - 1);
+}
+
+/*
+ * Addresses come grouped by link, in the order of the link dump, so the
+ * search starts where the last one ended: linear overall, correct always.
+ */
+const struct netifc_link *netifc_links_find(const struct netifc_links *t,
+					    int32_t index, size_t *hint)
+{
+	size_t i, k;
+
+	for (k = 0; k < t->n; k++) {
+		i = (*hint + k) % t->n;
+		if (t->v[i].index == index) {
+			*hint = i;
+			return &t->v[i];
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Any length fits (IPoIB has 20 bytes).  All zeros is no address, and the
+ * IPv4/IPv6 endpoint an IP tunnel reports in its place is not one either.
+ */
+int netifc_hwaddr_set(struct netifc_link *l, const void *hw, size_t len)
+{
+	const uint8_t *p = hw;
+	size_t i;
+
+	l->hwaddr_len = 0;
+	memset(l->hwaddr, 0, sizeof l->hwaddr);    /* no stale bytes from an earlier one */
+	if (len > NETIFC_HWADDR_MAX)
+		return -1;
+	switch (l->type) {
+	case ARPHRD_TUNNEL: case ARPHRD_SIT: case ARPHRD_IPGRE:
+		if (len == 4)
+			return 0;
+		break;
+	case ARPHRD_TUNNEL6: case ARPHRD_IP6GRE:
+		if (len == 16)
+			return 0;
+		break;
+	}
+	for (i = 0; i < len && !p[i]; i++)
+		;
+	if (i == len)
+		return 0;
+	memcpy(l->hwaddr, p, len);
+	l->hwaddr_len = (uint8_t)len;
+	return 0;
+}
+
+/* The link-layer broadcast address, as the kernel gives it (zeros too). */
+int netifc_brd_set(struct netifc_link *l, const void *hw, size_t len)
+{
+	l->brd_len = 0;
+	memset(l->brd, 0, sizeof l->brd);
+	if (len > NETIFC_HWADDR_MAX)
+		return -1;
+	memcpy(l->brd, hw, len);
+	l->brd_len = (uint8_t)len;
+	return 0;
+}
+
+const struct netifc_link *netifc_links_find_name(const struct netifc_links *t,
+						 const char *name, size_t *hint)
+{
+	size_t i, k;
+
+	for (k = 0; k < t->n; k++) {
+		i = (*hint + k) % t->n;
+		if (!strcmp(t->v[i].name, name)) {
+			*hint = i;
+			return &t->v[i];
+		}
+	}
+	return NULL;
+}

@@ -1,0 +1,375 @@
+/*
+ * netlink/backend.c -- the rtnetlink backend.
+ *
+ * interfaces: one RTM_GETLINK dump.  By index or name: one RTM_GETLINK
+ * request for that link.  One link's addresses: an RTM_GETADDR dump the
+ * kernel filters (NETLINK_GET_STRICT_CHK + ifa_index).  All addresses: one
+ * address dump, then the name of each link that has a zone to name
+ * (SIOCGIFNAME on the same socket); a snapshot takes one link dump instead.
+ * Groups: RTM_GETMULTICAST per family, or /proc/net/igmp{,6} where the
+ * kernel has no IPv4 RTM_GETMULTICAST.  The thread's socket is reused; a
+ * call in another network namespace (call->ns) uses that namespace's.
+ */
+#include <errno.h>
+#include <string.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <linux/rtnetlink.h>
+
+#include "netlink/netns.h"
+#include "netlink/backend.h"
+#include "netlink/stats.h"
+#include "procfs/igmp.h"
+#include "netlink/route_parse.h"
+
+struct collect {
+	struct netifc_links *links;
+	struct netifc_addrs *addrs;
+	int32_t only;           /* keep one link's records (C-side filter), 0: all */
+	int family;             /* keep one family, 0: all */
+};
+
+static int on_link(uint16_t type, const uint8_t *p, size_t len, void *ctx)
+{
+	struct collect *c = ctx;
+	int r = nl_parse_link(type, p, len, c->links);
+
+	return r < 0 ? r : 0;
+}
+
+static int on_addr(uint16_t type, const uint8_t *p, size_t len, void *ctx)
+{
+	struct collect *c = ctx;
+	struct netifc_addr *a = netifc_addrs_push(c->addrs);
+	int r;
+
+	if (!a)
+		return -ENOMEM;
+	r = nl_parse_addr(type, p, len, a);
+	if (r <= 0 || (c->only && a->index != c->only) || (c->family && a->family != c->family))
+		c->addrs->n--;
+	return r < 0 ? r : 0;
+}
+
+static int dump_links(struct nl_sock *s, struct netifc_call *call, struct netifc_links *out)
+{
+	struct collect c = { .links = out };
+	struct nl_link_req q;
+
+	call->step = "netlink RTM_GETLINK dump";
+	netifc_link_request(&q, NLM_F_DUMP, 0, NULL);
+	return nl_talk(s, &q.h, on_link, &c);
+}
+
+/*
+ * One link, by index or (index 0) by name, appended to out: a single-object
+ * request.  The kernel also finds a link by one of its altnames; a lookup
+ * by name matches the primary name only.
+ */
+static int get_link(struct nl_sock *s, struct netifc_call *call, int32_t index,
+		    const char *name, struct netifc_links *out)
+{
+	struct collect c = { .links = out };
+	struct nl_link_req q;
+	size_t n = out->n;
+	int r;
+
+	call->step = "netlink RTM_GETLINK request";
+	if ((r = netifc_link_request(&q, 0, index, name)) < 0)
+		return r;
+	if ((r = nl_talk(s, &q.h, on_link, &c)) < 0)
+		return r;
+	if (out->n == n + 1 && (!name || !strcmp(out->v[n].name, name)))
+		return 0;
+	netifc_links_truncate(out, n);
+	return -ENODEV;
+}
+
+static int dump_addrs_nl(struct nl_sock *s, struct netifc_call *call, uint16_t type,
+			 int family, int32_t index, struct collect *c)
+{
+	struct nl_addr_req q;
+
+	call->step = type == RTM_GETADDR ? "netlink RTM_GETADDR dump"
+					 : "netlink RTM_GETMULTICAST dump";
+	netifc_addr_request(&q, type, family, s->strict ? index : 0);
+	c->only = index;        /* also filtered here: without strict checking it is needed */
+	return nl_talk(s, &q.h, on_addr, c);
+}
+
+/*
+ * One family's groups.  Kernels before IPv4 RTM_GETMULTICAST answer an
+ * AF_INET request with EOPNOTSUPP: /proc/net/igmp has them there (and the
+ * socket remembers).  There is no AF_UNSPEC dump of groups.
+ */
+static int dump_groups(struct nl_sock *s, struct netifc_call *call, int family,
+		       int32_t index, struct netifc_addrs *out)
+{
+	struct collect c = { .addrs = out, .family = family };
+	int use_proc = (call->opts & NETIFC_NO_NL_MCAST) ||
+		       (family == AF_INET && ((call->opts & NETIFC_NO_NL_MCAST4) || s->no_mcast4));
+	size_t start = out->n;
+	int r;
+
+	if (!use_proc) {
+		r = dump_addrs_nl(s, call, RTM_GETMULTICAST, family, index, &c);
+		if (r != -EOPNOTSUPP || family != AF_INET)
+			return r;
+		s->no_mcast4 = 1;
+		out->n = start;
+	}
+	call->step = family == AF_INET ? "/proc/net/igmp" : "/proc/net/igmp6";
+	if (call->ns)           /* the file answers for the reading thread's namespace */
+		return netifc_ns_proc_groups(call->ns, family, index, out);
+	return netifc_proc_groups(family, index, out);
+}
+
+static int dump_kind(struct nl_sock *s, struct netifc_call *call, enum netifc_kind kind,
+		     int32_t index, struct netifc_addrs *out)
+{
+	struct collect c = { .addrs = out };
+	int r;
+
+	if (kind == NETIFC_MULTICAST) {
+		r = dump_groups(s, call, AF_INET, index, out);
+		if (r == 0)
+			r = dump_groups(s, call, AF_INET6, index, out);
+	} else {
+		r = dump_addrs_nl(s, call, RTM_GETADDR, AF_UNSPEC, index, &c);
+	}
+	return r == -ENODEV && index ? 0 : r;   /* a vanished link has no addresses */
+}
+
+/* A link's name by index, asked of the socket's own namespace. */
+int nl_name_of(struct nl_sock *s, struct netifc_call *call, int32_t index, char *name)
+{
+	struct ifreq ifr;
+
+	call->step = "SIOCGIFNAME";
+	memset(&ifr, 0, sizeof ifr);
+	ifr.ifr_ifindex = index;
+	if (ioctl(s->fd, SIOCGIFNAME, &ifr) < 0)
+		return errno == ENODEV || errno == ENXIO ? -ENODEV : -errno;
+	memset(name, 0, NETIFC_NAMESIZ);
+	memcpy(name, ifr.ifr_name, NETIFC_NAMESIZ - 1);
+	return 0;
+}
+
+/*
+ * Zone names from the link dump of this same call (a snapshot).  A link
+ * that came after that dump is asked for alone; an address whose link has
+ * gone since is dropped, so every address kept names a link of the table.
+ */
+static int zones_from_links(struct nl_sock *s, struct netifc_call *call,
+			    struct netifc_links *links, struct netifc_addrs *t)
+{
+	const struct netifc_link *l;
+	size_t i, kept = 0, hint = 0;
+	int32_t gone = 0;       /* the last link found gone: asked for once */
+	int r;
+
+	for (i = 0; i < t->n; i++) {
+		struct netifc_addr *a = &t->v[i];
+
+		if (a->index == gone)
+			continue;
+		if (!(l = netifc_links_find(links, a->index, &hint))) {
+			r = get_link(s, call, a->index, NULL, links);
+			if (r == -ENODEV) {
+				gone = a->index;
+				continue;
+			}
+			if (r < 0)
+				return r;
+			l = &links->v[links->n - 1];
+		}
+		netifc_addr_finish(a, l->name);
+		t->v[kept++] = *a;
+	}
+	t->n = kept;
+	return 0;
+}
+
+/*
+ * Zone names without a link table: only the links that have a zone to
+ * name are asked for, once per run of their addresses (a dump lists a
+ * link's addresses together).  An address that needs a zone is dropped if
+ * its link has gone since the dump (there is no name to give it); the
+ * others stay as the dump gave them.
+ */
+static int zones_by_name(struct nl_sock *s, struct netifc_call *call, struct netifc_addrs *t)
+{
+	char name[NETIFC_NAMESIZ] = "";
+	int32_t last = 0;
+	size_t i, kept = 0;
+	int r;
+
+	for (i = 0; i < t->n; i++) {
+		struct netifc_addr *a = &t->v[i];
+
+		if (netifc_addr_needs_zone(a) && a->index != last) {
+			last = a->index;
+			r = nl_name_of(s, call, a->index, name);
+			if (r == -ENODEV)
+				name[0] = 0;    /* gone */
+			else if (r < 0)
+				return r;
+		}
+		if (netifc_addr_needs_zone(a) && !name[0])
+			continue;
+		netifc_addr_finish(a, name);
+		t->v[kept++] = *a;
+	}
+	t->n = kept;
+	return 0;
+}
+
+/* What one call asks for, and where it puts the answer. */
+struct job {
+	enum { JOB_LINKS, JOB_LINK, JOB_ADDRS, JOB_OTHER } what;
+	enum netifc_kind kind;
+	int32_t index;
+	const char *name;
+	struct netifc_links *links;
+	struct netifc_addrs *addrs;
+	struct netifc_links scratch;    /* one link's name, when not given */
+	struct netifc_link one;         /* where scratch starts */
+	size_t links_start;             /* what the tables held before the call */
+	size_t addrs_start;
+	nl_ask_fn ask;                  /* JOB_OTHER: another file's request */
+	void *ctx;
+};
+
+static int all_addrs(struct nl_sock *s, struct netifc_call *call, struct job *j)
+{
+	int r = 0;
+
+	if (j->links)
+		r = dump_links(s, call, j->links);
+	if (r == 0)
+		r = dump_kind(s, call, j->kind, 0, j->addrs);
+	if (r == 0)
+		r = j->links ? zones_from_links(s, call, j->links, j->addrs)
+			     : zones_by_name(s, call, j->addrs);
+	return r;
+}
+
+static int one_link_addrs(struct nl_sock *s, struct netifc_call *call, struct job *j)
+{
+	const char *name = j->name;
+	size_t i;
+	int r;
+
+	if (!name) {
+		if ((r = get_link(s, call, j->index, NULL, &j->scratch)) < 0)
+			return r;
+		name = j->scratch.v[0].name;
+	}
+	r = dump_kind(s, call, j->kind, j->index, j->addrs);
+	for (i = 0; r == 0 && i < j->addrs->n; i++)
+		netifc_addr_finish(&j->addrs->v[i], name);
+	return r;
+}
+
+static int do_job(struct nl_sock *s, struct netifc_call *call, struct job *j)
+{
+	/* Every attempt starts from empty tables. */
+	if (j->links)
+		netifc_links_truncate(j->links, j->links_start);
+	if (j->addrs)
+		j->addrs->n = j->addrs_start;
+	netifc_links_truncate(&j->scratch, 0);
+	switch (j->what) {
+	case JOB_LINKS:
+		return dump_links(s, call, j->links);
+	case JOB_LINK:
+		return get_link(s, call, j->index, j->name, j->links);
+	case JOB_OTHER:
+		return j->ask(s, call, j->ctx);
+	default:
+		return j->index ? one_link_addrs(s, call, j) : all_addrs(s, call, j);
+	}
+}
+
+/*
+ * The one get/ask/put loop.  A job is asked again, from the start, while
+ * the kernel flags a dump as interrupted by concurrent changes, a reply
+ * outgrows the buffer (then on another socket, with a buffer that fits) or
+ * the socket's queue overflowed (ENOBUFS; another socket too): a bounded
+ * number of times, then EBUSY rather than a partial table.
+ */
+static int run(struct netifc_call *call, struct job *j)
+{
+	struct nl_sock own, *s;
+	size_t want = 0;
+	int tries, r;
+
+	j->links_start = j->links ? j->links->n : 0;
+	j->addrs_start = j->addrs ? j->addrs->n : 0;
+	for (tries = 0; tries < NETIFC_TRIES; tries++) {
+		if ((r = nl_get(call->ns, &own, !(call->opts & NETIFC_NO_STRICT_CHK), want, &s)) < 0) {
+			call->step = "netlink socket";
+			break;
+		}
+		r = do_job(s, call, j);
+		want = s->want;
+		if (r == -ENOBUFS)
+			s->dirty = 1;
+		nl_put(call->ns, s, &own);
+		if (r == NL_ERR_INTR)
+			call->interrupted++;
+		else if (r == NL_ERR_CUT)
+			call->outgrown++;
+		else if (r == -ENOBUFS)
+			call->overflowed++;
+		else
+			break;
+		r = -EBUSY;
+	}
+	netifc_links_free(&j->scratch);
+	return r;
+}
+
+static int linux_links(struct netifc_call *call, struct netifc_links *out)
+{
+	struct job j = { .what = JOB_LINKS, .links = out };
+
+	return run(call, &j);
+}
+
+static int linux_link(struct netifc_call *call, int32_t index, const char *name,
+		      struct netifc_links *out)
+{
+	struct job j = { .what = JOB_LINK, .index = index, .name = name, .links = out };
+
+	return run(call, &j);
+}
+
+static int linux_addrs(struct netifc_call *call, enum netifc_kind kind, int32_t index,
+		       const char *name, struct netifc_links *links, struct netifc_addrs *out)
+{
+	struct job j = { .what = JOB_ADDRS, .kind = kind, .index = index, .name = name,
+			 .links = index ? NULL : links, .addrs = out };
+	int r;
+
+	j.scratch = (struct netifc_links)NETIFC_LINKS_ON(&j.one);
+	r = run(call, &j);
+
+	return r == -ENODEV && index ? 0 : r;   /* a vanished link has no addresses */
+}
+
+int netifc_nl_run(struct netifc_call *call, nl_ask_fn ask, void *ctx)
+{
+	struct job j = { .what = JOB_OTHER, .ask = ask, .ctx = ctx };
+
+	return run(call, &j);
+}
+
+const struct netifc_backend netifc_backend_netlink = {
+	.name = "netlink",
+	.links = linux_links,
+	.link = linux_link,
+	.addrs = linux_addrs,
+	.counters = netifc_nl_counters,
+};

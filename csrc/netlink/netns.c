@@ -1,0 +1,286 @@
+/*
+ * netns.c -- calls into another network namespace from any thread.
+ *
+ * setns(CLONE_NEWNET) moves only the thread that calls it, so it is made on
+ * a helper thread of our own, which does one thing there (make a socket,
+ * read a /proc/net file) and ends; the caller's namespace never changes.
+ * The helper blocks every signal, so the process's handlers run elsewhere.
+ *
+ * Every open namespace record is on one list.  A fork waits for each
+ * record's call to end (its lock), and the child closes every kept socket:
+ * it holds none of the parent's, and makes its own in the namespace, whose
+ * descriptor it keeps.
+ */
+#define _GNU_SOURCE             /* setns, F_DUPFD_CLOEXEC */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+
+#include "netlink/netns.h"
+#include "procfs/igmp.h"
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static struct netifc_ns *every;
+
+static void before_fork(void)
+{
+	struct netifc_ns *ns;
+
+	pthread_mutex_lock(&lock);
+	for (ns = every; ns; ns = ns->next)
+		pthread_mutex_lock(&ns->lock);
+}
+
+static void in_parent(void)
+{
+	struct netifc_ns *ns;
+
+	for (ns = every; ns; ns = ns->next)
+		pthread_mutex_unlock(&ns->lock);
+	pthread_mutex_unlock(&lock);
+}
+
+static void in_child(void)
+{
+	struct netifc_ns *ns;
+
+	for (ns = every; ns; ns = ns->next) {
+		if (ns->s.fd >= 0)
+			nl_close(&ns->s);
+		pthread_mutex_unlock(&ns->lock);
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+static void init(void)
+{
+	pthread_atfork(before_fork, in_parent, in_child);
+}
+
+/* ---- the helper thread ------------------------------------------------- */
+
+struct helper {
+	int nsfd;
+	int (*fn)(void *);
+	void *arg;
+	int result;
+};
+
+static void *helper_main(void *p)
+{
+	struct helper *h = p;
+
+	if (setns(h->nsfd, CLONE_NEWNET) < 0)
+		h->result = -errno;
+	else
+		h->result = h->fn(h->arg);
+	return NULL;
+}
+
+int netifc_netns_run(int nsfd, int (*fn)(void *), void *arg)
+{
+	struct helper h = { .nsfd = nsfd, .fn = fn, .arg = arg };
+	sigset_t all, old;
+	pthread_t t;
+	int r;
+
+	if (nsfd < 0)
+		return -EBADF;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);       /* the helper inherits it */
+	r = pthread_create(&t, NULL, helper_main, &h);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (r != 0)
+		return -r;
+	pthread_join(t, NULL);
+	return h.result;
+}
+
+struct socket_args {
+	int domain, type, protocol;
+};
+
+static int make_socket(void *p)
+{
+	struct socket_args *a = p;
+	int fd = socket(a->domain, a->type, a->protocol);
+
+	return fd < 0 ? -errno : fd;
+}
+
+int netifc_netns_socket(int nsfd, int domain, int type, int protocol)
+{
+	struct socket_args a = { domain, type, protocol };
+
+	return netifc_netns_run(nsfd, make_socket, &a);
+}
+
+/* ---- a namespace's kept socket -------------------------------------------- */
+
+struct open_args {
+	struct nl_sock *s;
+	int strict;
+	size_t want;
+};
+
+static int open_sock(void *p)
+{
+	struct open_args *a = p;
+
+	return nl_open(a->s, a->strict, a->want);
+}
+
+/* nl_open inside the namespace; s->fd is -1 on failure. */
+static int open_in(struct netifc_ns *ns, struct nl_sock *s, int strict, size_t want)
+{
+	struct open_args a = { s, strict, want };
+	int r;
+
+	s->fd = -1;
+	r = netifc_netns_run(ns->fd, open_sock, &a);
+	if (r < 0 && s->fd >= 0)
+		nl_close(s);
+	s->fd = r < 0 ? -1 : s->fd;
+	return r;
+}
+
+int netifc_ns_get(struct netifc_ns *ns, struct nl_sock *own, int strict, size_t want,
+		  struct nl_sock **out)
+{
+	int r = 0;
+
+	pthread_mutex_lock(&ns->lock);
+	if (ns->fd < 0) {
+		r = -EBADF;
+	} else if (!strict) {
+		*out = own;
+		r = open_in(ns, own, 0, want);
+	} else {
+		*out = &ns->s;
+		if (ns->s.fd < 0)
+			r = open_in(ns, &ns->s, 1, want);
+		else if (want > ns->s.want)
+			ns->s.want = want;
+	}
+	if (r < 0)
+		pthread_mutex_unlock(&ns->lock);
+	return r;
+}
+
+void netifc_ns_put(struct netifc_ns *ns, struct nl_sock *s, struct nl_sock *own)
+{
+	if (s == own || s->dirty)
+		nl_close(s);
+	pthread_mutex_unlock(&ns->lock);
+}
+
+static int open_generic(void *p)
+{
+	return nl_open_generic(p);
+}
+
+int netifc_ns_open_generic(struct netifc_ns *ns, struct nl_sock *s)
+{
+	int r = -EBADF;
+
+	s->fd = -1;
+	pthread_mutex_lock(&ns->lock);
+	if (ns->fd >= 0)
+		r = netifc_netns_run(ns->fd, open_generic, s);
+	pthread_mutex_unlock(&ns->lock);
+	if (r < 0 && s->fd >= 0)
+		nl_close(s);
+	return r;
+}
+
+struct groups_args {
+	int family;
+	int32_t index;
+	struct netifc_addrs *out;
+};
+
+static int read_groups(void *p)
+{
+	struct groups_args *a = p;
+
+	return netifc_proc_groups(a->family, a->index, a->out);
+}
+
+int netifc_ns_proc_groups(struct netifc_ns *ns, int family, int32_t index,
+			  struct netifc_addrs *out)
+{
+	struct groups_args a = { family, index, out };
+
+	return netifc_netns_run(ns->fd, read_groups, &a);
+}
+
+/* ---- records --------------------------------------------------------------------- */
+
+int netifc_ns_open(int nsfd, struct netifc_ns **out)
+{
+	struct netifc_ns *ns = calloc(1, sizeof *ns);
+	int r;
+
+	*out = NULL;
+	if (!ns)
+		return -ENOMEM;
+	ns->s.fd = -1;
+	if ((r = pthread_mutex_init(&ns->lock, NULL)) != 0) {
+		free(ns);
+		return -r;
+	}
+	pthread_once(&once, init);
+	pthread_mutex_lock(&lock);
+	ns->fd = fcntl(nsfd, F_DUPFD_CLOEXEC, 0);
+	r = ns->fd < 0 ? -errno : open_in(ns, &ns->s, 1, 0);
+	if (r == 0) {
+		ns->next = every;
+		if (every)
+			every->prev = ns;
+		every = ns;
+	} else if (ns->fd >= 0) {
+		close(ns->fd);
+	}
+	pthread_mutex_unlock(&lock);
+	if (r < 0) {
+		pthread_mutex_destroy(&ns->lock);
+		free(ns);
+		return r;
+	}
+	*out = ns;
+	return 0;
+}
+
+void netifc_ns_close(struct netifc_ns *ns)
+{
+	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&ns->lock);
+	if (ns->s.fd >= 0)
+		nl_close(&ns->s);
+	if (ns->fd >= 0)
+		close(ns->fd);
+	ns->fd = -1;
+	pthread_mutex_unlock(&ns->lock);
+	pthread_mutex_unlock(&lock);
+}
+
+void netifc_ns_free(struct netifc_ns *ns)
+{
+	netifc_ns_close(ns);
+	pthread_mutex_lock(&lock);
+	if (ns->prev)
+		ns->prev->next = ns->next;
+	else if (every == ns)
+		every = ns->next;
+	if (ns->next)
+		ns->next->prev = ns->prev;
+	pthread_mutex_unlock(&lock);
+	pthread_mutex_destroy(&ns->lock);
+	free(ns);
+}

@@ -1,0 +1,224 @@
+/*
+ * netlink/socket.c -- one NETLINK_ROUTE socket per thread, kept across calls.
+ *
+ * A socket answers for the network namespace it was made in, so the
+ * thread's namespace is checked on every call (readlink of its ns/net,
+ * about a microsecond; opening a socket costs several).  Every thread's
+ * record is on one list, with its kept socket, its namespace link and the
+ * socket a call made for itself, if one is open; each is opened and closed
+ * under the list's lock, so a fork sees it either recorded or not there.
+ * A forked child closes them all: it holds no socket or namespace link of
+ * the parent's, whichever thread made it.  A thread's record is freed when
+ * the thread exits.
+ */
+#define _GNU_SOURCE             /* O_PATH */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "netlink/netns.h"
+#include "netlink/socket.h"
+
+struct cached {
+	struct nl_sock s;
+	int nslink;             /* this thread's /proc/.../ns/net link (O_PATH) */
+	int own_fd;             /* a socket made for one call, while it is open */
+	char ns[48];            /* "net:[inode]" the socket was made in */
+	struct cached *next, *prev;
+};
+
+static pthread_key_t key;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int have_key;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct cached *threads;  /* every thread's record */
+
+static void forget(struct cached *c)
+{
+	if (c->s.fd >= 0)
+		nl_close(&c->s);
+	c->s.fd = -1;
+}
+
+static void unlink_record(struct cached *c)
+{
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		threads = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+}
+
+/* Closes what the record holds; under the lock, or in a forked child. */
+static void close_all(struct cached *c)
+{
+	forget(c);
+	if (c->nslink >= 0)
+		close(c->nslink);
+	c->nslink = -1;
+	if (c->own_fd >= 0)
+		close(c->own_fd);
+	c->own_fd = -1;
+}
+
+static void destroy(void *p)
+{
+	struct cached *c = p;
+
+	pthread_mutex_lock(&lock);
+	unlink_record(c);
+	close_all(c);
+	pthread_mutex_unlock(&lock);
+	free(c);
+}
+
+static void before_fork(void)
+{
+	pthread_mutex_lock(&lock);
+}
+
+static void in_parent(void)
+{
+	pthread_mutex_unlock(&lock);
+}
+
+/*
+ * The child's only thread is the one that forked.  Every record's socket
+ * and namespace link is the parent's: close them all.  The other threads'
+ * records belong to threads that do not exist here: free them.
+ */
+static void in_child(void)
+{
+	struct cached *mine = pthread_getspecific(key), *c, *next;
+
+	for (c = threads; c; c = next) {
+		next = c->next;
+		close_all(c);
+		if (c != mine) {
+			unlink_record(c);
+			free(c);
+		}
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+static void init(void)
+{
+	have_key = pthread_key_create(&key, destroy) == 0 &&
+		   pthread_atfork(before_fork, in_parent, in_child) == 0;
+}
+
+static int netns_of_thread(struct cached *c, char *id, size_t size)
+{
+	ssize_t n;
+
+	/* The link itself, kept open: procfs reads its target anew each time. */
+	if (c->nslink < 0) {
+		pthread_mutex_lock(&lock);
+		c->nslink = open("/proc/thread-self/ns/net", O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		pthread_mutex_unlock(&lock);
+	}
+	if (c->nslink < 0)
+		return -1;
+	n = readlinkat(c->nslink, "", id, size - 1);
+	if (n <= 0)
+		return -1;
+	id[n] = 0;
+	return 0;
+}
+
+static struct cached *thread_record(void)
+{
+	struct cached *c;
+
+	pthread_once(&once, init);
+	if (!have_key)
+		return NULL;
+	if ((c = pthread_getspecific(key)))
+		return c;
+	if (!(c = calloc(1, sizeof *c)))
+		return NULL;
+	c->s.fd = -1;
+	c->nslink = -1;
+	c->own_fd = -1;
+	if (pthread_setspecific(key, c) != 0) {
+		free(c);
+		return NULL;
+	}
+	pthread_mutex_lock(&lock);
+	c->next = threads;
+	if (threads)
+		threads->prev = c;
+	threads = c;
+	pthread_mutex_unlock(&lock);
+	return c;
+}
+
+int nl_get(struct netifc_ns *ns, struct nl_sock *own, int strict, size_t want,
+	   struct nl_sock **out)
+{
+	struct cached *c;
+	char id[sizeof c->ns];
+	int r;
+
+	if (ns)
+		return netifc_ns_get(ns, own, strict, want, out);
+	c = thread_record();
+	if (c && strict && netns_of_thread(c, id, sizeof id) == 0) {
+		if (c->s.fd >= 0 && strcmp(id, c->ns)) {
+			pthread_mutex_lock(&lock);
+			forget(c);
+			pthread_mutex_unlock(&lock);
+		}
+		if (c->s.fd < 0) {
+			pthread_mutex_lock(&lock);
+			r = nl_open(&c->s, 1, want);
+			pthread_mutex_unlock(&lock);
+			if (r < 0)
+				return r;
+			memcpy(c->ns, id, sizeof id);
+		}
+		if (want > c->s.want)
+			c->s.want = want;
+		*out = &c->s;
+		return 0;
+	}
+	/* A socket no record holds would escape a fork's clean-up: none then. */
+	*out = own;
+	own->fd = -1;
+	if (!c)
+		return -ENOMEM;
+	pthread_mutex_lock(&lock);
+	r = nl_open(own, strict, want);
+	c->own_fd = own->fd;
+	pthread_mutex_unlock(&lock);
+	return r;
+}
+
+void nl_put(struct netifc_ns *ns, struct nl_sock *s, struct nl_sock *own)
+{
+	struct cached *c;
+
+	if (ns) {
+		netifc_ns_put(ns, s, own);
+		return;
+	}
+	c = have_key ? pthread_getspecific(key) : NULL;
+	if (s != own && !s->dirty)
+		return;
+	if (c)
+		pthread_mutex_lock(&lock);
+	if (s == own) {
+		nl_close(own);
+		if (c)
+			c->own_fd = -1;
+	} else {
+		forget((struct cached *)s);
+	}
+	if (c)
+		pthread_mutex_unlock(&lock);
+}

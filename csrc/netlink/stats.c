@@ -1,0 +1,94 @@
+/*
+ * netlink/stats.c -- the netlink backend's link counters.  Every link's: one
+ * RTM_GETSTATS dump that asks for the 64-bit link counters only
+ * (IFLA_STATS_LINK_64), not a link dump; one link's: one RTM_GETSTATS
+ * request.  The stats messages carry no name, so each link's is asked of
+ * the same socket (SIOCGIFNAME); a link gone in between is dropped.  Both
+ * go through netlink/backend.c's get/ask/put loop.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+
+#include "netlink/backend.h"
+#include "netlink/stats.h"
+#include "netlink/stats_parse.h"
+
+struct stats_req {
+	struct nlmsghdr h;
+	struct if_stats_msg ifsm;
+};
+
+struct stats_job {
+	int32_t index;          /* 0: every link */
+	struct netifc_counters_table *out;
+	size_t start;           /* what the table held before the call */
+};
+
+static int on_stats(uint16_t type, const uint8_t *p, size_t len, void *ctx)
+{
+	struct netifc_counters_table *t = ctx;
+	struct netifc_counters *c = netifc_counters_push(t);
+	int r;
+
+	if (!c)
+		return -ENOMEM;
+	r = nl_parse_stats(type, p, len, c);
+	if (r <= 0)
+		t->n--;
+	return r < 0 ? r : 0;
+}
+
+/* Each record's link named; those whose link has gone since, dropped. */
+static int name_all(struct nl_sock *s, struct netifc_call *call, struct netifc_counters_table *t,
+		    size_t start)
+{
+	size_t i, kept = start;
+	int r;
+
+	for (i = start; i < t->n; i++) {
+		r = nl_name_of(s, call, t->v[i].index, t->v[i].name);
+		if (r == -ENODEV)
+			continue;
+		if (r < 0)
+			return r;
+		if (kept != i)
+			t->v[kept] = t->v[i];
+		kept++;
+	}
+	t->n = kept;
+	return 0;
+}
+
+static int ask_stats(struct nl_sock *s, struct netifc_call *call, void *ctx)
+{
+	struct stats_job *j = ctx;
+	struct stats_req q;
+	int r;
+
+	j->out->n = j->start;
+	memset(&q, 0, sizeof q);
+	q.h.nlmsg_len = NLMSG_LENGTH(sizeof q.ifsm);
+	q.h.nlmsg_type = RTM_GETSTATS;
+	q.h.nlmsg_flags = NLM_F_REQUEST | (j->index ? 0 : NLM_F_DUMP);
+	q.ifsm.family = AF_UNSPEC;
+	q.ifsm.ifindex = (uint32_t)j->index;
+	q.ifsm.filter_mask = IFLA_STATS_FILTER_BIT(IFLA_STATS_LINK_64);
+	call->step = j->index ? "netlink RTM_GETSTATS request" : "netlink RTM_GETSTATS dump";
+	if ((r = nl_talk(s, &q.h, on_stats, j->out)) < 0)
+		return r;
+	if (j->index && (j->out->n != j->start + 1 || j->out->v[j->start].index != j->index))
+		return -EPROTO;         /* a request has one answer, for its link */
+	if ((r = name_all(s, call, j->out, j->start)) < 0)
+		return r;
+	return j->index && j->out->n == j->start ? -ENODEV : 0;
+}
+
+int netifc_nl_counters(struct netifc_call *c, int32_t index, struct netifc_counters_table *out)
+{
+	struct stats_job j = { .index = index, .out = out, .start = out->n };
+
+	return netifc_nl_run(c, ask_stats, &j);
+}

@@ -1,0 +1,102 @@
+/*
+ * netlink/stats_parse.c -- decode RTM_NEWSTATS and the generic netlink replies that
+ * tell a link's speed and duplex.  Every length is checked against what is
+ * left (nl_attr_next); unknown attributes are skipped.
+ */
+#include <errno.h>
+#include <string.h>
+#include <linux/genetlink.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+
+#include "netlink/parse.h"
+#include "netlink/stats_parse.h"
+
+#define STATS_MSG_LEN 12        /* struct if_stats_msg */
+#define STATS_LINK_64 1         /* IFLA_STATS_LINK_64 */
+/* The counters every kernel with IFLA_STATS_LINK_64 sends (rx_nohandler on). */
+#define STATS_MIN_COUNTERS 24
+
+int nl_parse_stats(uint16_t type, const uint8_t *p, size_t len, struct netifc_counters *out)
+{
+	long rem = (long)len - STATS_MSG_LEN;
+	const uint8_t *data;
+	unsigned at;
+	size_t n;
+	int32_t index;
+	int r, seen = 0;
+
+	if (type != RTM_NEWSTATS)
+		return 0;
+	if (rem < 0)
+		return -EPROTO;
+	memcpy(&index, p + 4, sizeof index);    /* after family, pad1, pad2 */
+	if (index <= 0)
+		return -EPROTO;
+	memset(out, 0, sizeof *out);
+	out->index = index;
+	p += STATS_MSG_LEN;
+	while ((r = nl_attr_next(&p, &rem, &at, &data, &n)) > 0) {
+		if (at != STATS_LINK_64)
+			continue;
+		if (seen++ || n < STATS_MIN_COUNTERS * 8 || n % 8)
+			return -EPROTO;
+		if (n > sizeof out->v)
+			n = sizeof out->v;      /* counters of a later kernel */
+		memcpy(out->v, data, n);
+		out->known = (uint8_t)(n / 8);
+	}
+	return r < 0 ? r : seen ? 1 : -EPROTO;
+}
+
+int nl_parse_genl_family(const uint8_t *p, size_t len, uint16_t *id)
+{
+	long rem = (long)len - GENL_HDRLEN;
+	const uint8_t *data;
+	unsigned at;
+	size_t n;
+	int r, found = 0;
+
+	if (rem < 0)
+		return -EPROTO;
+	p += GENL_HDRLEN;
+	while ((r = nl_attr_next(&p, &rem, &at, &data, &n)) > 0) {
+		if (at != CTRL_ATTR_FAMILY_ID)
+			continue;
+		if (n < 2)
+			return -EPROTO;
+		memcpy(id, data, 2);
+		found = *id >= NLMSG_MIN_TYPE;
+	}
+	return r < 0 ? r : found ? 1 : -EPROTO;
+}
+
+#define LINKMODES_SPEED 5       /* ETHTOOL_A_LINKMODES_SPEED, u32 */
+#define LINKMODES_DUPLEX 6      /* ETHTOOL_A_LINKMODES_DUPLEX, u8 */
+
+int nl_parse_linkmodes(const uint8_t *p, size_t len, struct netifc_link_settings *out)
+{
+	long rem = (long)len - GENL_HDRLEN;
+	const uint8_t *data;
+	unsigned at;
+	size_t n;
+	int r;
+
+	if (rem < 0)
+		return -EPROTO;
+	out->speed = NETIFC_SPEED_UNKNOWN;
+	out->duplex = NETIFC_DUPLEX_UNKNOWN;
+	p += GENL_HDRLEN;
+	while ((r = nl_attr_next(&p, &rem, &at, &data, &n)) > 0) {
+		if (at == LINKMODES_SPEED) {
+			if (n < 4)
+				return -EPROTO;
+			memcpy(&out->speed, data, 4);
+		} else if (at == LINKMODES_DUPLEX) {
+			if (n < 1)
+				return -EPROTO;
+			out->duplex = data[0];
+		}
+	}
+	return r < 0 ? r : 1;
+}

@@ -1,0 +1,263 @@
+/*
+ * netlink/watch.c -- the watch socket: change notifications from the kernel.
+ *
+ * Only the kernel's datagrams are read (sender nl_pid 0): a root socket may
+ * send to a multicast group, and what it sends is dropped unread.  The
+ * socket is also connect()ed to the kernel, so no other socket's unicast
+ * reaches it.  Every open watch is on one list, opened and closed under the
+ * list's lock: a forked child closes them all (a watch belongs to the
+ * process that opened it).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <poll.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+
+#include "netlink/netns.h"
+#include "netlink/watch.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+#ifndef NETLINK_ADD_MEMBERSHIP
+#define NETLINK_ADD_MEMBERSHIP 1
+#endif
+/* Linux 6.x; older kernels refuse to join them (so the watch has no group events). */
+#define RTNLGRP_IPV4_MCADDR_ 37
+#define RTNLGRP_IPV6_MCADDR_ 38
+
+#define WATCH_BUFSIZE 32768     /* on the stack; one notification is one message, most far smaller */
+#define WATCH_RCVBUF (1 << 20)  /* asked for; the kernel caps it at net.core.rmem_max */
+#define WATCH_MAX_READS 65536   /* datagrams per read: a flood cannot keep it forever */
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static struct nl_watch *watches;
+
+/* A fork waits for each watch's read to end: the child gets every lock free. */
+static void before_fork(void)
+{
+	struct nl_watch *w;
+
+	pthread_mutex_lock(&lock);
+	for (w = watches; w; w = w->next)
+		pthread_mutex_lock(&w->lock);
+}
+
+static void in_parent(void)
+{
+	struct nl_watch *w;
+
+	for (w = watches; w; w = w->next)
+		pthread_mutex_unlock(&w->lock);
+	pthread_mutex_unlock(&lock);
+}
+
+static void in_child(void)
+{
+	struct nl_watch *w;
+
+	for (w = watches; w; w = w->next) {
+		if (w->fd >= 0)
+			close(w->fd);
+		w->fd = -1;
+		pthread_mutex_unlock(&w->lock);
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+static void init(void)
+{
+	pthread_atfork(before_fork, in_parent, in_child);
+}
+
+static int join(int fd, int group)
+{
+	return setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &group, sizeof group);
+}
+
+static int open_socket(struct nl_watch *w, int netns)
+{
+	static const int required[] = { RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR };
+	struct sockaddr_nl me = { .nl_family = AF_NETLINK };
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	int rcvbuf = WATCH_RCVBUF;
+	size_t i;
+	const int type = SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK;
+	int fd;
+
+	/* In another namespace: made there by a helper thread, then used here. */
+	fd = netns >= 0 ? netifc_netns_socket(netns, AF_NETLINK, type, NETLINK_ROUTE)
+			: socket(AF_NETLINK, type, NETLINK_ROUTE);
+	if (fd < 0)
+		return netns >= 0 ? fd : -errno;
+	w->fd = fd;
+	if (bind(w->fd, (struct sockaddr *)&me, sizeof me) < 0 ||
+	    connect(w->fd, (struct sockaddr *)&kernel, sizeof kernel) < 0)
+		return -errno;
+	for (i = 0; i < sizeof required / sizeof *required; i++)
+		if (join(w->fd, required[i]) < 0)
+			return -errno;
+	if (join(w->fd, RTNLGRP_IPV4_MCADDR_) == 0)
+		w->groups |= NL_WATCH_MCAST4;
+	if (join(w->fd, RTNLGRP_IPV6_MCADDR_) == 0)
+		w->groups |= NL_WATCH_MCAST6;
+	setsockopt(w->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);     /* best effort */
+	return 0;
+}
+
+int nl_watch_open(struct nl_watch *w, int netns)
+{
+	int r;
+
+	memset(w, 0, sizeof *w);
+	w->fd = -1;
+	if ((r = pthread_mutex_init(&w->lock, NULL)) != 0)
+		return -r;
+	pthread_once(&once, init);
+	pthread_mutex_lock(&lock);
+	if ((r = open_socket(w, netns)) < 0 && w->fd >= 0) {
+		close(w->fd);
+		w->fd = -1;
+	}
+	if (r == 0) {
+		w->next = watches;
+		if (watches)
+			watches->prev = w;
+		watches = w;
+	}
+	pthread_mutex_unlock(&lock);
+	if (r < 0)
+		pthread_mutex_destroy(&w->lock);
+	return r;
+}
+
+/* One datagram: its real length (it may exceed the buffer) or a negative errno. */
+static ssize_t recv_one(struct nl_watch *w, void *buf, size_t size, uint32_t *sender)
+{
+	struct sockaddr_nl sa;
+	struct iovec iov = { .iov_base = buf, .iov_len = size };
+	struct msghdr msg = { .msg_name = &sa, .msg_namelen = sizeof sa,
+			      .msg_iov = &iov, .msg_iovlen = 1 };
+	ssize_t n;
+
+	*sender = UINT32_MAX;   /* none known until a datagram is read */
+	do
+		n = recvmsg(w->fd, &msg, MSG_DONTWAIT | MSG_TRUNC);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	*sender = msg.msg_namelen >= sizeof sa ? sa.nl_pid : UINT32_MAX;
+	return n;
+}
+
+/* A datagram too big for the buffer was cut, so lost: the next one fits. */
+static void grow(struct nl_watch *w, size_t need)
+{
+	uint8_t *nb = realloc(w->buf, need);
+
+	if (nb) {
+		w->buf = nb;
+		w->size = need;
+	}
+}
+
+/* Anything to read (or an error to take): poll costs less than an empty receive. */
+static int pending(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) != 0;     /* on failure, the receive tells */
+}
+
+int nl_watch_read(struct nl_watch *w, struct nl_events *ev)
+{
+	uint8_t stack[WATCH_BUFSIZE], *buf;
+	uint32_t sender;
+	size_t size;
+	ssize_t n;
+	int r = 0, i;
+
+	pthread_mutex_lock(&w->lock);
+	if (w->fd < 0)
+		r = -EBADF;
+	for (i = 0; r == 0 && i < WATCH_MAX_READS && (i || pending(w->fd)); i++) {
+		buf = w->buf ? w->buf : stack;
+		size = w->buf ? w->size : sizeof stack;
+		n = recv_one(w, buf, size, &sender);
+		if (n == -EAGAIN)
+			break;
+		if (n == -ENOBUFS) {
+			ev->lost++;     /* the kernel dropped notifications */
+			continue;
+		}
+		if (n < 0)
+			r = (int)n;
+		else if (sender != 0)
+			continue;       /* not the kernel's: dropped unread */
+		else if ((size_t)n > size) {
+			ev->lost++;
+			grow(w, (size_t)n);
+		} else {
+			r = nl_parse_events(buf, (size_t)n, ev);
+		}
+	}
+	pthread_mutex_unlock(&w->lock);
+	return r;
+}
+
+int nl_watch_name(struct nl_watch *w, int32_t index, char name[NETIFC_NAMESIZ])
+{
+	struct ifreq ifr;
+	int r = 0;
+
+	memset(&ifr, 0, sizeof ifr);
+	ifr.ifr_ifindex = index;
+	pthread_mutex_lock(&w->lock);
+	if (w->fd < 0)
+		r = -EBADF;
+	else if (ioctl(w->fd, SIOCGIFNAME, &ifr) < 0)
+		r = errno == ENXIO ? -ENODEV : -errno;
+	pthread_mutex_unlock(&w->lock);
+	if (r == 0) {
+		memset(name, 0, NETIFC_NAMESIZ);
+		memcpy(name, ifr.ifr_name, NETIFC_NAMESIZ - 1);
+	}
+	return r;
+}
+
+void nl_watch_close(struct nl_watch *w)
+{
+	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&w->lock);
+	if (w->fd >= 0)
+		close(w->fd);
+	w->fd = -1;
+	pthread_mutex_unlock(&w->lock);
+	pthread_mutex_unlock(&lock);
+}
+
+/* Closes the watch and takes it off the list; w was opened by nl_watch_open. */
+void nl_watch_free(struct nl_watch *w)
+{
+	nl_watch_close(w);
+	pthread_mutex_lock(&lock);
+	if (w->prev)
+		w->prev->next = w->next;
+	else if (watches == w)
+		watches = w->next;
+	if (w->next)
+		w->next->prev = w->prev;
+	w->next = w->prev = NULL;
+	pthread_mutex_unlock(&lock);
+	pthread_mutex_destroy(&w->lock);
+	free(w->buf);
+	w->buf = NULL;
+}

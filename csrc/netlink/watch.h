@@ -1,0 +1,54 @@
+/*
+ * netlink/watch.h -- a NETLINK_ROUTE socket subscribed to change notifications:
+ * links, IPv4 and IPv6 addresses and, where the kernel sends them,
+ * multicast groups (netlink/watch.c).  Parsing is nl_parse_events (netlink/parse.c).
+ */
+#ifndef NETIFC_NLWATCH_H
+#define NETIFC_NLWATCH_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "netlink/parse.h"
+
+/* Which of the optional groups the kernel let the socket join. */
+#define NL_WATCH_MCAST4 1u      /* RTNLGRP_IPV4_MCADDR */
+#define NL_WATCH_MCAST6 2u      /* RTNLGRP_IPV6_MCADDR */
+
+struct nl_watch {
+	int fd;                 /* -1 once closed, here or by a fork in the child */
+	unsigned groups;        /* NL_WATCH_MCAST4 | NL_WATCH_MCAST6 */
+	uint8_t *buf;           /* NULL (a read uses its stack) until a datagram outgrew that */
+	size_t size;
+	pthread_mutex_t lock;   /* one read or close at a time */
+	struct nl_watch *next, *prev;   /* every open watch of the process */
+};
+
+/*
+ * Opens the socket (SOCK_CLOEXEC | SOCK_NONBLOCK) in the network namespace
+ * netns (a descriptor; -1: the calling thread's): 0 or a negative errno.
+ */
+int nl_watch_open(struct nl_watch *w, int netns);
+
+/*
+ * Takes every datagram pending, without blocking, and appends its events
+ * to ev: 0 (nothing pending is not an error) or a negative errno (-EBADF
+ * once closed).  Only the kernel's datagrams count (sender nl_pid 0).
+ * ev->lost counts what the kernel dropped (ENOBUFS) and datagrams larger
+ * than the buffer (the buffer grows for the next one); either way the
+ * caller reads its tables again.
+ */
+int nl_watch_read(struct nl_watch *w, struct nl_events *ev);
+
+/*
+ * The name of link `index` now (SIOCGIFNAME on the watch socket, in its
+ * namespace), for a zone no table knows: 0, -ENODEV when gone, -errno.
+ */
+int nl_watch_name(struct nl_watch *w, int32_t index, char name[NETIFC_NAMESIZ]);
+
+/* Closes the socket; the struct stays valid (fd -1) until nl_watch_free. */
+void nl_watch_close(struct nl_watch *w);
+void nl_watch_free(struct nl_watch *w);
+
+#endif

@@ -1,0 +1,427 @@
+/*
+ * python/counters.c -- link counters and link settings for Python: the immutable
+ * Counters type (it holds its C record; each counter is made an int when
+ * asked for), the LinkSettings struct sequence, netifc.counters() and what
+ * an Interface's counters() and link_settings() ask.  Kernel I/O runs with
+ * the GIL released.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "python/module.h"
+#ifdef __linux__
+#include "netlink/ethtool.h"
+#endif
+
+typedef struct {
+	PyObject_HEAD
+	struct netifc_counters c;
+} CountersObject;
+
+#define COUNTERS(o) (&((CountersObject *)(o))->c)
+
+static const char *const counter_names[NETIFC_NCOUNTERS] = { NETIFC_COUNTER_NAMES };
+
+static PyObject *new_counters(modstate *st, const struct netifc_counters *c)
+{
+	CountersObject *o = PyObject_New(CountersObject, st->Counters);
+
+	if (o)
+		o->c = *c;
+	return (PyObject *)o;
+}
+
+static void counters_dealloc(PyObject *self)
+{
+	PyTypeObject *tp = Py_TYPE(self);
+
+	NETIFC_TP_FREE(tp)(self);
+	Py_DECREF(tp);
+}
+
+static PyObject *counters_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
+{
+	(void)args; (void)kw;
+	return netifc_type_error(PyExc_TypeError,
+				 "cannot create '%U' instances; use netifc.counters()", tp);
+}
+
+static PyObject *counter_get(PyObject *self, void *closure)
+{
+	const struct netifc_counters *c = COUNTERS(self);
+	size_t i = (size_t)(uintptr_t)closure;
+
+	if (i >= c->known)
+		Py_RETURN_NONE;
+	return PyLong_FromUnsignedLongLong(c->v[i]);
+}
+
+static PyObject *counters_index(PyObject *self, void *closure)
+{
+	(void)closure;
+	return PyLong_FromLong(COUNTERS(self)->index);
+}
+
+static PyObject *counters_name(PyObject *self, void *closure)
+{
+	(void)closure;
+	return PyUnicode_DecodeFSDefault(COUNTERS(self)->name);
+}
+
+/* {name: value} of every counter, in the kernel's order (None: not known). */
+static PyObject *counters_as_dict(PyObject *self, PyObject *unused)
+{
+	PyObject *d = PyDict_New(), *v;
+	size_t i;
+
+	(void)unused;
+	for (i = 0; d && i < NETIFC_NCOUNTERS; i++) {
+		if (!(v = counter_get(self, (void *)(uintptr_t)i)) ||
+		    PyDict_SetItemString(d, counter_names[i], v) < 0)
+			Py_CLEAR(d);
+		Py_XDECREF(v);
+	}
+	return d;
+}
+
+static PyObject *counters_values(PyObject *self)
+{
+	PyObject *t = PyTuple_New(NETIFC_NCOUNTERS), *v;
+	size_t i;
+
+	for (i = 0; t && i < NETIFC_NCOUNTERS; i++) {
+		if (!(v = counter_get(self, (void *)(uintptr_t)i)))
+			Py_CLEAR(t);
+		else
+			NETIFC_TUPLE_SET(t, (Py_ssize_t)i, v);
+	}
+	return t;
+}
+
+static PyObject *counters_reduce(PyObject *self, PyObject *unused)
+{
+	PyObject *mod = PyType_GetModule(Py_TYPE(self)), *fn;
+
+	(void)unused;
+	if (!mod || !(fn = PyObject_GetAttrString(mod, "_counters")))
+		return NULL;
+	return Py_BuildValue("(N(iNN))", fn, COUNTERS(self)->index,
+			     counters_name(self, NULL), counters_values(self));
+}
+
+static PyObject *counters_repr(PyObject *self)
+{
+	const struct netifc_counters *c = COUNTERS(self);
+	PyObject *name = counters_name(self, NULL), *parts, *res = NULL;
+	size_t i;
+
+	if (!name)
+		return NULL;
+	parts = PyUnicode_FromFormat("Counters(index=%d, name=%R", (int)c->index, name);
+	Py_DECREF(name);
+	for (i = 0; parts && i < NETIFC_NCOUNTERS; i++) {
+		PyObject *more = i < c->known
+			? PyUnicode_FromFormat(", %s=%llu", counter_names[i], (unsigned long long)c->v[i])
+			: PyUnicode_FromFormat(", %s=None", counter_names[i]);
+
+		Py_SETREF(parts, more ? PyUnicode_Concat(parts, more) : NULL);
+		Py_XDECREF(more);
+	}
+	if (parts)
+		res = PyUnicode_FromFormat("%U)", parts);
+	Py_XDECREF(parts);
+	return res;
+}
+
+static int counters_same(const struct netifc_counters *x, const struct netifc_counters *y)
+{
+	return x->index == y->index && x->known == y->known && !strcmp(x->name, y->name) &&
+	       !memcmp(x->v, y->v, x->known * sizeof x->v[0]);
+}
+
+static PyObject *counters_richcompare(PyObject *a, PyObject *b, int op)
+{
+	int eq;
+
+	if (Py_TYPE(a) != Py_TYPE(b) || (op != Py_EQ && op != Py_NE))
+		Py_RETURN_NOTIMPLEMENTED;
+	eq = counters_same(COUNTERS(a), COUNTERS(b));
+	return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+
+/* FNV-1a over the bytes fed to it, in order. */
+static void hash_add(uint64_t *h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n--)
+		*h = (*h ^ *b++) * 1099511628211ull;
+}
+
+static Py_hash_t counters_hash(PyObject *self)
+{
+	const struct netifc_counters *c = COUNTERS(self);
+	uint64_t h = 1469598103934665603ull;
+
+	hash_add(&h, &c->index, sizeof c->index);
+	hash_add(&h, &c->known, sizeof c->known);
+	hash_add(&h, c->name, strlen(c->name) + 1);
+	hash_add(&h, c->v, c->known * sizeof c->v[0]);
+	return (Py_hash_t)h == -1 ? -2 : (Py_hash_t)h;
+}
+
+#define COUNTER(name, i) { name, counter_get, NULL, NULL, (void *)(uintptr_t)(i) }
+
+/* In NETIFC_COUNTER_NAMES' order: the getter finds its value by position. */
+static PyGetSetDef counters_getset[] = {
+	{"index", counters_index, NULL, "Interface index (ifindex).", NULL},
+	{"name", counters_name, NULL, "Interface name, asked of the kernel with the counters.", NULL},
+	COUNTER("rx_packets", 0),
+	COUNTER("tx_packets", 1),
+	COUNTER("rx_bytes", 2),
+	COUNTER("tx_bytes", 3),
+	COUNTER("rx_errors", 4),
+	COUNTER("tx_errors", 5),
+	COUNTER("rx_dropped", 6),
+	COUNTER("tx_dropped", 7),
+	COUNTER("multicast", 8),
+	COUNTER("collisions", 9),
+	COUNTER("rx_length_errors", 10),
+	COUNTER("rx_over_errors", 11),
+	COUNTER("rx_crc_errors", 12),
+	COUNTER("rx_frame_errors", 13),
+	COUNTER("rx_fifo_errors", 14),
+	COUNTER("rx_missed_errors", 15),
+	COUNTER("tx_aborted_errors", 16),
+	COUNTER("tx_carrier_errors", 17),
+	COUNTER("tx_fifo_errors", 18),
+	COUNTER("tx_heartbeat_errors", 19),
+	COUNTER("tx_window_errors", 20),
+	COUNTER("rx_compressed", 21),
+	COUNTER("tx_compressed", 22),
+	COUNTER("rx_nohandler", 23),
+	COUNTER("rx_otherhost_dropped", 24),
+	{NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef counters_methods[] = {
+	{"as_dict", counters_as_dict, METH_NOARGS,
+	 "as_dict($self, /)\n--\n\n"
+	 "Every counter by name, in the kernel's order (None where not known)."},
+	{"__reduce__", counters_reduce, METH_NOARGS, NULL},
+	{NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot counters_slots[] = {
+	{Py_tp_doc, "A network interface's counters (struct rtnl_link_stats64's fields); "
+		    "immutable, hashable, equal by value."},
+	{Py_tp_new, counters_new},
+	{Py_tp_dealloc, counters_dealloc},
+	{Py_tp_repr, counters_repr},
+	{Py_tp_hash, counters_hash},
+	{Py_tp_richcompare, counters_richcompare},
+	{Py_tp_getset, counters_getset},
+	{Py_tp_methods, counters_methods},
+	{0, NULL},
+};
+
+static PyType_Spec counters_spec = {
+	"netifc.Counters", sizeof(CountersObject), 0,
+	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, counters_slots,
+};
+
+/* ---- calls ------------------------------------------------------------ */
+
+/* A backend without counters answers EOPNOTSUPP. */
+static int counters_call(modstate *st, struct netifc_call *call, int32_t index,
+			 struct netifc_counters_table *t)
+{
+	if (!st->backend->counters) {
+		call->step = st->backend->name;
+		return -EOPNOTSUPP;
+	}
+	return st->backend->counters(call, index, t);
+}
+
+static PyObject *table_tuple(modstate *st, const struct netifc_counters_table *t)
+{
+	PyObject *tup = PyTuple_New((Py_ssize_t)t->n), *o;
+	size_t i;
+
+	for (i = 0; tup && i < t->n; i++) {
+		if (!(o = new_counters(st, &t->v[i])))
+			Py_CLEAR(tup);
+		else
+			NETIFC_TUPLE_SET(tup, (Py_ssize_t)i, o);
+	}
+	return tup;
+}
+
+/* Every link's counters, in ns (NULL: the calling thread's namespace). */
+PyObject *netifc_counters_all(modstate *st, struct netifc_ns *ns)
+{
+	struct netifc_call call = { .opts = st->opts, .ns = ns };
+	struct netifc_counters_table t = { 0 };
+	PyObject *res;
+	int r;
+
+	Py_BEGIN_ALLOW_THREADS
+	r = counters_call(st, &call, 0, &t);
+	Py_END_ALLOW_THREADS
+	res = r < 0 ? netifc_core_error(st, &call, r, NULL) : table_tuple(st, &t);
+	netifc_counters_free(&t);
+	return res;
+}
+
+static PyObject *m_counters(PyObject *m, PyObject *unused)
+{
+	(void)unused;
+	return netifc_counters_all(PyModule_GetState(m), NULL);
+}
+
+PyObject *netifc_counters_of(modstate *st, struct netifc_ns *ns, int32_t index, const char *name)
+{
+	struct netifc_call call = { .opts = st->opts, .ns = ns };
+	struct netifc_counters_table t = { 0 };
+	PyObject *what, *res;
+	int r;
+
+	Py_BEGIN_ALLOW_THREADS
+	r = counters_call(st, &call, index, &t);
+	Py_END_ALLOW_THREADS
+	if (r == 0 && t.n == 1)
+		res = new_counters(st, &t.v[0]);
+	else if (r == 0)
+		res = PyErr_Format(PyExc_RuntimeError, "%s gave %zu records for one link",
+				   st->backend->name, t.n);
+	else if (r == -ENODEV && (what = PyUnicode_DecodeFSDefault(name))) {
+		res = netifc_core_error(st, &call, r, what);
+		Py_DECREF(what);
+	} else
+		res = r == -ENODEV ? NULL : netifc_core_error(st, &call, r, NULL);
+	netifc_counters_free(&t);
+	return res;
+}
+
+/* A counters record as pickle makes it again: every value checked. */
+static PyObject *m_make_counters(PyObject *m, PyObject *args)
+{
+	modstate *st = PyModule_GetState(m);
+	struct netifc_counters c;
+	PyObject *name, *values, *raw, *v;
+	long long index;
+	Py_ssize_t i, n;
+
+	if (!PyArg_ParseTuple(args, "LUO!:_counters", &index, &name, &PyTuple_Type, &values))
+		return NULL;
+	memset(&c, 0, sizeof c);
+	if (index < 1 || index > 0x7fffffff)
+		return PyErr_Format(PyExc_ValueError, "index must be in 1..2147483647, not %lld", index);
+	if (NETIFC_TUPLE_SIZE(values) != NETIFC_NCOUNTERS)
+		return PyErr_Format(PyExc_ValueError, "counters need %d values", NETIFC_NCOUNTERS);
+	if (!(raw = PyUnicode_EncodeFSDefault(name)))
+		return NULL;
+	n = NETIFC_BYTES_SIZE(raw);
+	if (n == 0 || n >= NETIFC_NAMESIZ || (Py_ssize_t)strlen(NETIFC_BYTES_DATA(raw)) != n) {
+		Py_DECREF(raw);
+		return PyErr_Format(PyExc_ValueError, "invalid interface name %R", name);
+	}
+	memcpy(c.name, NETIFC_BYTES_DATA(raw), (size_t)n);
+	Py_DECREF(raw);
+	c.index = (int32_t)index;
+	for (i = 0; i < NETIFC_NCOUNTERS; i++) {
+		v = NETIFC_TUPLE_ITEM(values, i);
+		if (v == Py_None)
+			break;
+		if (!PyLong_Check(v) || PyBool_Check(v))
+			return PyErr_Format(PyExc_TypeError, "counter %s must be int or None",
+					    counter_names[i]);
+		c.v[i] = PyLong_AsUnsignedLongLong(v);
+		if (PyErr_Occurred())
+			return NULL;
+	}
+	c.known = (uint8_t)i;
+	for (; i < NETIFC_NCOUNTERS; i++)
+		if (NETIFC_TUPLE_ITEM(values, i) != Py_None)
+			return PyErr_Format(PyExc_ValueError,
+					    "known counters must come first (None only at the end)");
+	return new_counters(st, &c);
+}
+
+/* ---- link settings ------------------------------------------------------ */
+
+static PyStructSequence_Field settings_fields[] = {
+	{"speed", "Speed in Mb/s, or None when not known."},
+	{"duplex", "'full', 'half', or None when not known."},
+	{NULL, NULL},
+};
+
+static PyStructSequence_Desc settings_desc = {
+	"netifc.LinkSettings", "A link's speed and duplex, as ethtool reports them.",
+	settings_fields, 2,
+};
+
+PyObject *netifc_link_settings_of(modstate *st, struct netifc_ns *ns, int32_t index,
+				   const char *name)
+{
+#ifdef __linux__
+	struct netifc_call call = { .opts = st->opts, .ns = ns };
+	struct netifc_link_settings ls;
+	PyObject *res;
+	int r;
+
+	Py_BEGIN_ALLOW_THREADS
+	r = netifc_link_settings(&call, index, name, &ls);
+	Py_END_ALLOW_THREADS
+	if (r < 0)
+		return netifc_core_error(st, &call, r, NULL);
+	if (ls.speed == NETIFC_SPEED_UNKNOWN && ls.duplex == NETIFC_DUPLEX_UNKNOWN)
+		Py_RETURN_NONE;
+	if (!(res = PyStructSequence_New(st->LinkSettings)))
+		return NULL;
+	NETIFC_STRUCTSEQ_SET(res, 0, ls.speed == NETIFC_SPEED_UNKNOWN ? Py_NewRef(Py_None)
+				  : PyLong_FromUnsignedLong(ls.speed));
+	NETIFC_STRUCTSEQ_SET(res, 1, ls.duplex == NETIFC_DUPLEX_UNKNOWN ? Py_NewRef(Py_None)
+				  : PyUnicode_FromString(ls.duplex == NETIFC_DUPLEX_FULL ? "full" : "half"));
+	if (!NETIFC_STRUCTSEQ_ITEM(res, 0) || !NETIFC_STRUCTSEQ_ITEM(res, 1))
+		Py_CLEAR(res);
+	return res;
+#else
+	(void)st; (void)ns; (void)index; (void)name;
+	Py_RETURN_NONE;         /* no ethtool here */
+#endif
+}
+
+static PyMethodDef stats_functions[] = {
+	{"counters", m_counters, METH_NOARGS,
+	 "counters($module, /)\n--\n\n"
+	 "Every interface's counters, in kernel order (one RTM_GETSTATS dump on\n"
+	 "netlink).  An interface that vanishes mid-call is left out.\n\n"
+	 "Raises OSError when the kernel or the OS fails."},
+	{"_counters", m_make_counters, METH_VARARGS, NULL},
+	{NULL, NULL, 0, NULL},
+};
+
+int netifc_add_stats_types(PyObject *m, modstate *st)
+{
+	PyObject *names = PyTuple_New(NETIFC_NCOUNTERS), *s;
+	size_t i;
+
+	for (i = 0; names && i < NETIFC_NCOUNTERS; i++) {
+		if (!(s = PyUnicode_FromString(counter_names[i])))
+			Py_CLEAR(names);
+		else
+			NETIFC_TUPLE_SET(names, (Py_ssize_t)i, s);
+	}
+	if (!names || PyModule_AddObject(m, "_counter_fields", names) < 0) {
+		Py_XDECREF(names);
+		return -1;
+	}
+	st->Counters = (PyTypeObject *)PyType_FromModuleAndSpec(m, &counters_spec, NULL);
+	st->LinkSettings = PyStructSequence_NewType(&settings_desc);
+	if (!st->Counters || !st->LinkSettings ||
+	    PyModule_AddObject(m, "Counters", Py_NewRef(st->Counters)) < 0 ||
+	    PyModule_AddObject(m, "LinkSettings", Py_NewRef(st->LinkSettings)) < 0)
+		return -1;
+	return PyModule_AddFunctions(m, stats_functions);
+}

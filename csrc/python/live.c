@@ -1,0 +1,858 @@
+/*
+ * live.c -- netifc._netifc._Tables (Linux): the link, address and group
+ * tables kept current by the kernel's notifications, for the Python layer's
+ * Watcher and live().
+ *
+ * Each table is a tuple in the order a dump gives -- links by index;
+ * addresses and groups IPv4 then IPv6, by link, each link's in the order
+ * learned -- which is what a read returns, and the changes told since, by
+ * key.  Applying a notification only records it among those: O(1).  A read
+ * of a whole table merges them in first, once per change, in
+ * O(n log n + d log d); so does a count of changes above the table's size,
+ * which bounds them.  A lookup by index looks at both and merges nothing.
+ * A table with nothing pending holds its records and its tuple, no more.
+ *
+ * The GIL guards the tables; a lock guards what spans a call that may let
+ * it go (a new read of the tables, or the garbage collector's finalizers),
+ * and a forked child makes its own.  A live table's read first takes what
+ * is pending, without blocking; the Watcher's tables change only when it
+ * asks for events.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include "python/live.h"
+
+/* What _events() makes, in the order of the classes it is given. */
+enum { EV_LINK_ADDED, EV_LINK_CHANGED, EV_LINK_REMOVED, EV_ADDR_ADDED, EV_ADDR_CHANGED,
+       EV_ADDR_REMOVED, EV_GROUP_JOINED, EV_GROUP_LEFT, EV_RESYNC, EV_KINDS };
+
+static unsigned fork_count;     /* a child's locks are the parent's state: made anew */
+
+static void count_fork(void)
+{
+	fork_count++;
+}
+
+static void count_forks_from_now(void)
+{
+	pthread_atfork(NULL, NULL, count_fork);
+}
+
+/* ---- reading the tables ------------------------------------------------- */
+
+static int netns_of_thread(dev_t *dev, ino_t *ino)
+{
+	struct stat s;
+
+	if (stat("/proc/thread-self/ns/net", &s) < 0 && stat("/proc/self/ns/net", &s) < 0)
+		return -1;
+	*dev = s.st_dev;
+	*ino = s.st_ino;
+	return 0;
+}
+
+/* One dump by the module's _snapshot(multicast, "netlink") (or the _NetNS's): (links, records). */
+static PyObject *dump(TablesObject *t, int multicast)
+{
+	PyObject *res = t->netns ? PyObject_CallMethod(t->netns, "_snapshot", "(i)", multicast)
+		: PyObject_CallMethod(t->module, "_snapshot", "(is)", multicast, "netlink");
+
+	if (res && (!PyTuple_Check(res) || NETIFC_TUPLE_SIZE(res) != 2 ||
+		    !PyTuple_Check(NETIFC_TUPLE_ITEM(res, 0)) ||
+		    !PyTuple_Check(NETIFC_TUPLE_ITEM(res, 1)))) {
+		Py_DECREF(res);
+		PyErr_SetString(PyExc_TypeError, "_snapshot() must return two tuples");
+		return NULL;
+	}
+	return res;
+}
+
+/*
+ * Read every table again.  The socket was open before, so what changes
+ * after the dumps is pending on it, and applying what a dump already holds
+ * changes nothing.
+ */
+static int reload(TablesObject *t)
+{
+	PyObject *uni = NULL, *multi = NULL, *links = NULL, *addrs = NULL, *groups = NULL;
+	dev_t dev;
+	ino_t ino;
+	int r = -1;
+
+	t->stale = 1;           /* until this succeeds: the next read tries again */
+	if (!t->netns && netns_of_thread(&dev, &ino) == 0 &&
+	    (dev != t->ns_dev || ino != t->ns_ino)) {
+		PyErr_SetString(PyExc_RuntimeError, "netifc: live tables are read again from the"
+				" network namespace they watch; this thread is in another one");
+		return -1;
+	}
+	if (!(uni = dump(t, 0)) || (t->keep_groups && !(multi = dump(t, 1))))
+		goto done;
+	if (!(links = lt_ordered(t, NETIFC_TUPLE_ITEM(uni, 0), 1)) ||
+	    !(addrs = lt_ordered(t, NETIFC_TUPLE_ITEM(uni, 1), 0)) ||
+	    (multi && !(groups = lt_ordered(t, NETIFC_TUPLE_ITEM(multi, 1), 0))))
+		goto done;
+	lt_clear(&t->links);
+	lt_clear(&t->addrs);
+	lt_clear(&t->groups);
+	t->links.tuple = links;
+	t->addrs.tuple = addrs;
+	t->groups.tuple = groups;
+	links = addrs = groups = NULL;
+	PyMem_Free(t->by_name);
+	t->by_name = NULL;
+	Py_CLEAR(t->cache);
+	t->stale = 0;
+	r = 0;
+done:
+	Py_XDECREF(uni);
+	Py_XDECREF(multi);
+	Py_XDECREF(links);
+	Py_XDECREF(addrs);
+	Py_XDECREF(groups);
+	return r;
+}
+
+/* ---- applying notifications --------------------------------------------- */
+
+/*
+ * An event of kind made with its fields a, b, c (as many as its class has
+ * slots): kinds[kind] is (class, (slot name, ...)).  The fields are set as
+ * the frozen class's own __init__ sets them (object.__setattr__), without
+ * its Python frame.
+ */
+static PyObject *event(PyObject *kinds, int kind, PyObject *a, PyObject *b, PyObject *c)
+{
+	PyObject *spec = NETIFC_TUPLE_ITEM(kinds, kind);
+	PyObject *names = NETIFC_TUPLE_ITEM(spec, 1), *fields[3] = { a, b, c }, *ev;
+	Py_ssize_t i;
+
+	if (!(ev = PyType_GenericAlloc((PyTypeObject *)NETIFC_TUPLE_ITEM(spec, 0), 0)))
+		return NULL;
+	for (i = 0; i < NETIFC_TUPLE_SIZE(names); i++) {
+		if (PyObject_GenericSetAttr(ev, NETIFC_TUPLE_ITEM(names, i), fields[i]) < 0) {
+			Py_DECREF(ev);
+			return NULL;
+		}
+	}
+	return ev;
+}
+
+/*
+ * kinds as _events() takes them: EV_KINDS pairs (class, (slot name, ...)),
+ * each class one whose instances object.__new__ makes: classes of Python
+ * only up to object (no builtin base: a zeroed one of those could crash),
+ * with no __new__ of their own, just the slots named.
+ */
+static int kinds_ok(PyObject *kinds)
+{
+	static const Py_ssize_t nfields[EV_KINDS] = { 1, 2, 1, 1, 2, 1, 1, 1, 3 };
+	PyObject *spec, *names, *cls, *new = NULL, *base_new = NULL;
+	PyTypeObject *base;
+	Py_ssize_t i, k;
+	int ok = PyTuple_Check(kinds) && NETIFC_TUPLE_SIZE(kinds) == EV_KINDS;
+
+	if (ok && !(base_new = PyObject_GetAttrString((PyObject *)&PyBaseObject_Type, "__new__")))
+		return 0;
+	for (i = 0; ok && i < EV_KINDS; i++) {
+		spec = NETIFC_TUPLE_ITEM(kinds, i);
+		ok = PyTuple_Check(spec) && NETIFC_TUPLE_SIZE(spec) == 2 &&
+		     PyType_Check(cls = NETIFC_TUPLE_ITEM(spec, 0)) &&
+		     netifc_type_size((PyTypeObject *)cls, 0) ==
+			     netifc_type_size(&PyBaseObject_Type, 0) +
+			     nfields[i] * (Py_ssize_t)sizeof(PyObject *) &&
+		     PyTuple_Check(names = NETIFC_TUPLE_ITEM(spec, 1)) &&
+		     NETIFC_TUPLE_SIZE(names) == nfields[i];
+		for (k = 0; ok && k < nfields[i]; k++)
+			ok = PyUnicode_Check(NETIFC_TUPLE_ITEM(names, k));
+		for (base = ok ? (PyTypeObject *)cls : NULL; base && base != &PyBaseObject_Type;
+		     base = NETIFC_TP_BASE(base))
+			ok = ok && (NETIFC_TP_FLAGS(base) & Py_TPFLAGS_HEAPTYPE) &&
+			     !netifc_type_size(base, 1);
+		ok = ok && (!base || base == &PyBaseObject_Type);
+		if (ok && !(new = PyObject_GetAttrString(cls, "__new__"))) {
+			Py_DECREF(base_new);
+			return 0;
+		}
+		ok = ok && new == base_new;
+		Py_CLEAR(new);
+	}
+	Py_XDECREF(base_new);
+	if (!ok)
+		PyErr_Format(PyExc_TypeError, "_events() takes %d pairs (class, slot names)", EV_KINDS);
+	return ok;
+}
+
+static int emit(PyObject *out, PyObject *kinds, int kind, PyObject *a, PyObject *b)
+{
+	PyObject *ev;
+	int r;
+
+	if (!out)
+		return 0;
+	if (!(ev = event(kinds, kind, a, b, NULL)))
+		return -1;
+	r = PyList_Append(out, ev);
+	Py_DECREF(ev);
+	return r;
+}
+
+/* e holds rec (a new reference) from now on. */
+static void entry_set(entry *e, PyObject *rec, int present)
+{
+	Py_XSETREF(e->rec, rec);
+	e->present = (uint8_t)present;
+}
+
+static int apply_link(TablesObject *t, PyObject *rec, int removed, PyObject *out,
+		      PyObject *classes)
+{
+	int32_t index = netifc_iface_index(rec);
+	PyObject *old = lt_link(t, index, NULL);
+	struct key k;
+	entry *e;
+	int same;
+
+	if (old && !removed && (same = PyObject_RichCompareBool(old, rec, Py_EQ)) != 0)
+		return same < 0 ? -1 : 0;
+	lt_key_index(&k, index);       /* a link never told of is removed too: its records go */
+	if (!(e = lt_entry(&t->links.d, &k)))
+		return -1;
+	Py_XINCREF(old);
+	entry_set(e, Py_NewRef(removed ? (old ? old : rec) : rec), !removed);
+	if (removed)
+		e->gone = ++t->seq;
+	if (out && (old || !removed) &&
+	    emit(out, classes, removed ? EV_LINK_REMOVED : old ? EV_LINK_CHANGED : EV_LINK_ADDED,
+		 old ? old : rec, old && !removed ? rec : NULL) < 0) {
+		Py_XDECREF(old);
+		return -1;
+	}
+	Py_XDECREF(old);
+	return 0;
+}
+
+static int same_lifetimes(modstate *st, PyObject *x, PyObject *y)
+{
+	const struct netifc_addr *a = netifc_addr_rec(st, x), *b = netifc_addr_rec(st, y);
+
+	return a->preferred == b->preferred && a->valid == b->valid;
+}
+
+static int apply_addr(TablesObject *t, table *tab, PyObject *rec, int removed, int group,
+		      PyObject *out, PyObject *classes)
+{
+	modstate *st = PyModule_GetState(t->module);
+	const struct netifc_addr *a = netifc_addr_rec(st, rec);
+	PyObject *old, *was = NULL, *link;
+	uint32_t gone;
+	struct key k;
+	entry *e;
+	int same = 0, kind, r = -1;
+
+	lt_key_addr(&k, a);
+	link = lt_link(t, k.index, &gone);
+	if ((old = lt_addr(t, tab, &k, gone)) &&
+	    !(was = link ? lt_rezoned(st, old, link) : Py_NewRef(old)))
+		return -1;
+	if (was && !removed && (same = PyObject_RichCompareBool(was, rec, Py_EQ)) < 0)
+		goto done;
+	if ((removed && !was) || (same && (group || same_lifetimes(st, was, rec)))) {
+		r = 0;
+		goto done;
+	}
+	if (!(e = lt_entry(&tab->d, &k)))
+		goto done;
+	if (!removed && !(e->present && e->seq > gone))
+		e->seq = ++t->seq;      /* added (again): it goes after its link's others */
+	entry_set(e, Py_NewRef(removed ? was : rec), !removed);
+	if (group)
+		kind = removed ? EV_GROUP_LEFT : EV_GROUP_JOINED;
+	else
+		kind = removed ? EV_ADDR_REMOVED : was ? EV_ADDR_CHANGED : EV_ADDR_ADDED;
+	r = 0;
+	if (group && !removed && was)
+		goto done;              /* a group's record changed: no event */
+	if (kind == EV_ADDR_CHANGED)
+		r = emit(out, classes, kind, was, rec);
+	else
+		r = emit(out, classes, kind, removed ? was : rec, NULL);
+done:
+	Py_XDECREF(was);
+	return r;
+}
+
+#define LOOK_AHEAD 256          /* events a zone's link is looked for in, after its own */
+
+/*
+ * The zone of an address of link `index`, event i of ev: its name in the
+ * tables; else in a link event soon after (the kernel tells of a new
+ * link's groups before the link); else the kernel's name for it now.
+ */
+static void zone_of(TablesObject *t, const struct nl_events *ev, size_t i, int32_t index,
+		    char name[NETIFC_NAMESIZ])
+{
+	modstate *st = PyModule_GetState(t->module);
+	PyObject *link = lt_link(t, index, NULL);
+	const struct nl_event *e;
+	size_t k;
+
+	name[0] = 0;
+	if (link) {
+		strcpy(name, netifc_iface_name(st, link));
+		return;
+	}
+	for (k = i + 1; k < ev->n && k <= i + LOOK_AHEAD; k++) {
+		e = &ev->v[k];
+		if ((e->kind == NL_EV_LINK_NEW || e->kind == NL_EV_LINK_DEL) &&
+		    ev->links.v[e->at].index == index) {
+			strcpy(name, ev->links.v[e->at].name);
+			return;
+		}
+	}
+	if (nl_watch_name(&t->w, index, name) < 0)
+		name[0] = 0;            /* gone: no zone can be told */
+}
+
+static int apply(TablesObject *t, struct nl_events *ev, PyObject *out, PyObject *classes)
+{
+	modstate *st = PyModule_GetState(t->module);
+	char name[NETIFC_NAMESIZ];
+	struct netifc_addr *a;
+	const struct nl_event *e;
+	PyObject *rec;
+	size_t i;
+	int r = 0, group;
+
+	for (i = 0; r == 0 && i < ev->n; i++) {
+		e = &ev->v[i];
+		group = e->kind == NL_EV_GROUP_NEW || e->kind == NL_EV_GROUP_DEL;
+		if (group && !t->groups.tuple)
+			continue;
+		if (e->kind == NL_EV_LINK_NEW || e->kind == NL_EV_LINK_DEL) {
+			if (!(rec = netifc_new_iface(st, &ev->links.v[e->at], ev->links.pool)))
+				return -1;
+			if (t->netns)
+				netifc_iface_set_ns(rec, t->netns);
+			r = apply_link(t, rec, e->kind == NL_EV_LINK_DEL, out, classes);
+		} else {
+			a = &ev->addrs.v[e->at];
+			name[0] = 0;
+			if (netifc_addr_needs_zone(a))
+				zone_of(t, ev, i, a->index, name);
+			netifc_addr_finish(a, name[0] ? name : NULL);
+			if (!(rec = netifc_new_addr(st, a)))
+				return -1;
+			r = apply_addr(t, group ? &t->groups : &t->addrs, rec,
+				       e->kind == NL_EV_ADDR_DEL || e->kind == NL_EV_GROUP_DEL,
+				       group, out, classes);
+		}
+		Py_DECREF(rec);
+	}
+	if (r == 0 && ev->n)
+		Py_CLEAR(t->cache);
+	return r ? r : lt_bound(t);
+}
+
+/* ---- the lock ------------------------------------------------------------ */
+
+static int enter(TablesObject *t)
+{
+	unsigned long me = PyThread_get_thread_ident();
+
+	if (t->owner == me) {   /* this thread is in a call already (or forked from one) */
+		PyErr_SetString(PyExc_RuntimeError, "netifc: tables used again while in use"
+				" (from a finalizer or signal handler of the same thread)");
+		return -1;
+	}
+	if (t->forks != fork_count) {   /* the parent's lock, perhaps held by a thread gone here */
+		PyThread_type_lock fresh = PyThread_allocate_lock();
+
+		if (!fresh) {
+			PyErr_NoMemory();
+			return -1;
+		}
+		if (t->owner)
+			t->stale = 1;   /* a thread gone here was changing the tables */
+		t->lock = fresh;        /* the old one is left: it may be held */
+		t->owner = 0;
+		t->forks = fork_count;
+	}
+	if (!PyThread_acquire_lock(t->lock, NOWAIT_LOCK)) {
+		Py_BEGIN_ALLOW_THREADS
+		PyThread_acquire_lock(t->lock, WAIT_LOCK);
+		Py_END_ALLOW_THREADS
+	}
+	t->owner = me;
+	return 0;
+}
+
+static void leave(TablesObject *t)
+{
+	t->owner = 0;
+	PyThread_release_lock(t->lock);
+}
+
+/* ---- taking what is pending ---------------------------------------------- */
+
+static PyObject *closed_error(void)
+{
+	return PyErr_Format(PyExc_ValueError, "I/O operation on a closed netlink watch");
+}
+
+static int open_watch(TablesObject *t)
+{
+	struct netifc_call call = { .step = "netlink watch socket" };
+	int nsfd = t->netns ? netifc_ns_fd(t->netns) : -1;     /* -1: this thread's */
+	int r;
+
+	if (t->netns && nsfd < 0)
+		return -1;
+	r = nl_watch_open(&t->w, nsfd);
+	if (r < 0) {
+		netifc_core_error(PyModule_GetState(t->module), &call, r, NULL);
+		return -1;
+	}
+	t->open = 1;
+	return 0;
+}
+
+/*
+ * Under the lock: every pending notification applied (a live table whose
+ * socket was closed, here or by a fork, opens another and reads the tables
+ * again).  out: the events, made from classes; NULL for none.
+ */
+static int take(TablesObject *t, PyObject *out, PyObject *classes)
+{
+	struct netifc_call call = { .step = "netlink watch recv" };
+	struct nl_events ev = { 0 };
+	int r;
+
+	if (t->w.fd < 0) {
+		if (!t->live) {
+			closed_error();
+			return -1;
+		}
+		if (t->open)
+			nl_watch_free(&t->w);
+		t->open = 0;
+		if (open_watch(t) < 0)
+			return -1;
+		t->stale = 1;
+	}
+	r = nl_watch_read(&t->w, &ev);
+	if (r < 0) {
+		t->stale = 1;           /* what it took before failing is lost */
+		nl_events_free(&ev);
+		netifc_core_error(PyModule_GetState(t->module), &call, r, NULL);
+		return -1;
+	}
+	if (ev.lost || t->stale) {
+		r = reload(t);
+		if (r == 0 && out) {
+			PyObject *none = PyTuple_New(0), *e = none ? event(
+				classes, EV_RESYNC, t->links.tuple, t->addrs.tuple,
+				t->groups.tuple ? t->groups.tuple : none) : NULL;
+
+			Py_XDECREF(none);
+
+			r = e ? PyList_Append(out, e) : -1;
+			Py_XDECREF(e);
+		}
+	} else if (ev.n) {
+		r = apply(t, &ev, out, classes);
+	}
+	nl_events_free(&ev);
+	if (r < 0)
+		t->stale = 1;   /* read but not all applied (or no Resync made): read again */
+	return r;
+}
+
+/* A read: (for a live table) take what is pending, then (whole) lt_merge. */
+static int ready(TablesObject *t, int whole, int groups)
+{
+	if (enter(t) < 0)
+		return -1;
+	if (groups && !t->groups.tuple)
+		t->keep_groups = t->stale = 1;  /* kept from now on: read below */
+	if ((t->live && take(t, NULL, NULL) < 0) || (whole && lt_merge(t) < 0)) {
+		leave(t);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the type ------------------------------------------------------------ */
+
+static void tables_dealloc(PyObject *self);
+
+static PyObject *tables_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "live", "netns", NULL };
+	PyObject *netns = Py_None;      /* a _NetNS, or None: this thread's namespace */
+	PyTypeObject *base = tp;
+	TablesObject *t;
+	int live = 0;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "p|$O:_Tables", kwlist, &live, &netns))
+		return NULL;
+	if (netns != Py_None && netifc_ns_fd(netns) < 0)
+		return NULL;
+	while (base && NETIFC_TP_DEALLOC(base) != tables_dealloc)
+		base = NETIFC_TP_BASE(base);
+	if (!base || !(t = (TablesObject *)NETIFC_TP_ALLOC(tp)(tp, 0)))
+		return NULL;
+	t->module = Py_NewRef(PyType_GetModule(base));
+	t->netns = netns == Py_None ? NULL : Py_NewRef(netns);
+	t->live = (uint8_t)live;
+	t->keep_groups = !live;         /* a live table keeps them from the first read of them */
+	t->forks = fork_count;
+	if (!(t->lock = PyThread_allocate_lock())) {
+		Py_DECREF(t);
+		return PyErr_NoMemory();
+	}
+	if (netns_of_thread(&t->ns_dev, &t->ns_ino) < 0) {
+		t->ns_dev = 0;
+		t->ns_ino = 0;
+	}
+	if (open_watch(t) < 0 || reload(t) < 0) {    /* the socket first: nothing is missed */
+		Py_DECREF(t);
+		return NULL;
+	}
+	return (PyObject *)t;
+}
+
+static int tables_traverse(PyObject *self, visitproc visit, void *arg)
+{
+	TablesObject *t = TABLES(self);
+	table *tabs[] = { &t->links, &t->addrs, &t->groups };
+	uint32_t i, k;
+
+	Py_VISIT(Py_TYPE(self));
+	Py_VISIT(t->module);
+	Py_VISIT(t->netns);
+	Py_VISIT(t->cache);
+	Py_VISIT(t->kinds);
+	for (i = 0; i < 3; i++) {
+		Py_VISIT(tabs[i]->tuple);
+		for (k = 0; k < tabs[i]->d.n; k++)
+			Py_VISIT(tabs[i]->d.v[k].rec);
+	}
+	return 0;
+}
+
+/* What can lead back here: the Python layer's object and the event classes. */
+static int tables_clear(PyObject *self)
+{
+	Py_CLEAR(TABLES(self)->cache);
+	Py_CLEAR(TABLES(self)->kinds);
+	return 0;
+}
+
+static void tables_dealloc(PyObject *self)
+{
+	TablesObject *t = TABLES(self);
+	PyTypeObject *tp = Py_TYPE(self);
+
+	PyObject_GC_UnTrack(self);
+	if (t->open)
+		nl_watch_free(&t->w);
+	lt_clear(&t->links);
+	lt_clear(&t->addrs);
+	lt_clear(&t->groups);
+	PyMem_Free(t->by_name);
+	Py_CLEAR(t->cache);
+	Py_CLEAR(t->kinds);
+	Py_CLEAR(t->module);
+	Py_CLEAR(t->netns);
+	if (t->lock && t->forks == fork_count)
+		PyThread_free_lock(t->lock);
+	NETIFC_TP_FREE(tp)(self);
+	Py_DECREF(tp);
+}
+
+static PyObject *no_such(PyObject *module, PyObject *what)
+{
+	modstate *st = PyModule_GetState(module);
+
+	return PyErr_Format(st->NoSuchInterface, "no such network interface: %R", what);
+}
+
+/* An index argument: 1 and *index, 0 for an int no link can have, -1 when not an int. */
+static int index_arg(PyObject *arg, int32_t *index)
+{
+	long v;
+
+	if (!PyLong_CheckExact(arg) && (!PyLong_Check(arg) || PyBool_Check(arg))) {
+		netifc_type_error(PyExc_TypeError, "interface index must be int, not %U",
+				  Py_TYPE(arg));
+		return -1;
+	}
+	v = PyLong_AsLong(arg);
+	if (v == -1 && PyErr_Occurred()) {
+		PyErr_Clear();
+		return 0;
+	}
+	if (v <= 0 || v > INT32_MAX)
+		return 0;
+	*index = (int32_t)v;
+	return 1;
+}
+
+static PyObject *tables_by_index(PyObject *self, PyObject *arg)
+{
+	TablesObject *t = TABLES(self);
+	PyObject *found = NULL;
+	int32_t index = 0;
+	int ok = index_arg(arg, &index);
+
+	if (ok < 0 || ready(t, 0, 0) < 0)
+		return NULL;
+	if (ok)
+		found = lt_link(t, index, NULL);
+	Py_XINCREF(found);
+	leave(t);
+	return found ? found : no_such(t->module, arg);
+}
+
+static PyObject *tables_by_name(PyObject *self, PyObject *arg)
+{
+	TablesObject *t = TABLES(self);
+	PyObject *bytes = NULL, *found = NULL;
+
+	if (!PyUnicode_Check(arg))
+		return netifc_type_error(PyExc_TypeError, "interface name must be str, not %U",
+					 Py_TYPE(arg));
+	if (!(bytes = PyUnicode_EncodeFSDefault(arg))) {
+		PyErr_Clear();          /* no link has a name that cannot be encoded */
+		return no_such(t->module, arg);
+	}
+	if (ready(t, 1, 0) < 0)
+		goto done;
+	if (strlen(NETIFC_BYTES_DATA(bytes)) == (size_t)NETIFC_BYTES_SIZE(bytes))
+		found = lt_link_named(t, NETIFC_BYTES_DATA(bytes));
+	Py_XINCREF(found);
+	leave(t);
+	if (!found && !PyErr_Occurred())
+		no_such(t->module, arg);
+done:
+	Py_DECREF(bytes);
+	return found;
+}
+
+static PyObject *of_link(PyObject *self, PyObject *arg, int groups)
+{
+	TablesObject *t = TABLES(self);
+	modstate *st = PyModule_GetState(t->module);
+	PyObject *res = NULL, *tuple;
+	int32_t index = 0;
+	int ok = 1;
+
+	if (Py_TYPE(arg) == st->Interface)
+		index = netifc_iface_index(arg);
+	else if ((ok = index_arg(arg, &index)) < 0)
+		return NULL;
+	if (ready(t, 1, groups) < 0)
+		return NULL;
+	tuple = groups ? t->groups.tuple : t->addrs.tuple;
+	if (ok && lt_link_in_tuple(t->links.tuple, index))
+		res = tuple ? lt_records_of(t, tuple, index) : PyTuple_New(0);
+	else
+		ok = 0;
+	leave(t);
+	return ok ? res : no_such(t->module, arg);     /* its repr: outside the lock */
+}
+
+static PyObject *tables_addrs_of(PyObject *self, PyObject *arg)
+{
+	return of_link(self, arg, 0);
+}
+
+static PyObject *tables_groups_of(PyObject *self, PyObject *arg)
+{
+	return of_link(self, arg, 1);
+}
+
+/* ---- whole tables -------------------------------------------------------- */
+
+static PyObject *whole(PyObject *self, int which)
+{
+	TablesObject *t = TABLES(self);
+	PyObject *res;
+
+	if (ready(t, 1, which == 2) < 0)
+		return NULL;
+	res = which == 0 ? t->links.tuple : which == 1 ? t->addrs.tuple : t->groups.tuple;
+	Py_XINCREF(res);
+	leave(t);
+	return res ? res : PyTuple_New(0);
+}
+
+static PyObject *tables_interfaces(PyObject *self, void *c) { (void)c; return whole(self, 0); }
+static PyObject *tables_addrs(PyObject *self, void *c) { (void)c; return whole(self, 1); }
+static PyObject *tables_groups(PyObject *self, void *c) { (void)c; return whole(self, 2); }
+
+/* ---- the Watcher's side ---------------------------------------------------- */
+
+static PyObject *tables_events(PyObject *self, PyObject *classes)
+{
+	TablesObject *t = TABLES(self);
+	PyObject *out;
+
+	if (classes != t->kinds) {
+		if (!kinds_ok(classes))
+			return NULL;
+		Py_XSETREF(t->kinds, Py_NewRef(classes));
+	}
+	if (!(out = PyList_New(0)))
+		return NULL;
+	if (enter(t) < 0) {
+		Py_DECREF(out);
+		return NULL;
+	}
+	if (take(t, out, classes) < 0 || lt_merge(t) < 0) {
+		t->stale = 1;   /* the events taken are not handed out: a Resync will be */
+		Py_CLEAR(out);
+	}
+	leave(t);
+	return out;
+}
+
+static PyObject *tables_fileno(PyObject *self, PyObject *unused)
+{
+	(void)unused;
+	if (TABLES(self)->w.fd < 0)
+		return closed_error();
+	return PyLong_FromLong(TABLES(self)->w.fd);
+}
+
+static PyObject *tables_close(PyObject *self, PyObject *unused)
+{
+	TablesObject *t = TABLES(self);
+
+	(void)unused;
+	if (enter(t) < 0)
+		return NULL;
+	if (t->open && t->w.fd >= 0)
+		nl_watch_close(&t->w);  /* a close(): it does not wait */
+	leave(t);
+	Py_RETURN_NONE;
+}
+
+static PyObject *tables_closed(PyObject *self, void *c)
+{
+	(void)c;
+	return PyBool_FromLong(TABLES(self)->w.fd < 0);
+}
+
+static PyObject *tables_group_kinds(PyObject *self, void *c)
+{
+	(void)c;
+	return PyLong_FromUnsignedLong(TABLES(self)->w.groups);
+}
+
+static PyObject *tables_get_cache(PyObject *self, void *c)
+{
+	(void)c;
+	return Py_NewRef(TABLES(self)->cache ? TABLES(self)->cache : Py_None);
+}
+
+static int tables_set_cache(PyObject *self, PyObject *v, void *c)
+{
+	(void)c;
+	Py_XSETREF(TABLES(self)->cache, v && v != Py_None ? Py_NewRef(v) : NULL);
+	return 0;
+}
+
+/* One read: (interfaces, addrs, what the Python layer keeps or None). */
+static PyObject *tables_current(PyObject *self, PyObject *unused)
+{
+	TablesObject *t = TABLES(self);
+	PyObject *res;
+
+	(void)unused;
+	if (ready(t, 1, 0) < 0)
+		return NULL;
+	res = PyTuple_Pack(3, t->links.tuple, t->addrs.tuple, t->cache ? t->cache : Py_None);
+	leave(t);
+	return res;
+}
+
+static PyMethodDef tables_methods[] = {
+	{"by_index", tables_by_index, METH_O,
+	 "by_index($self, index, /)\n--\n\n"
+	 "The interface with this index.\n\n"
+	 "Raises TypeError unless index is an int (bool is refused);\n"
+	 "NoSuchInterface when no interface has it."},
+	{"by_name", tables_by_name, METH_O,
+	 "by_name($self, name, /)\n--\n\n"
+	 "The interface with this (primary) name.\n\n"
+	 "Raises TypeError unless name is a str; NoSuchInterface when no\n"
+	 "interface has it."},
+	{"addrs_of", tables_addrs_of, METH_O,
+	 "addrs_of($self, interface, /)\n--\n\n"
+	 "The addresses of an Interface or interface index: IPv4, then IPv6.\n\n"
+	 "Raises TypeError and NoSuchInterface as by_index() does."},
+	{"groups_of", tables_groups_of, METH_O,
+	 "groups_of($self, interface, /)\n--\n\n"
+	 "The multicast groups of an Interface or interface index.\n\n"
+	 "Raises TypeError and NoSuchInterface as by_index() does."},
+	{"_events", tables_events, METH_O,
+	 "_events($self, kinds, /)\n--\n\n"
+	 "Apply every pending notification; the events, made as kinds says:\n"
+	 "(class, (slot name, ...)) for each kind."},
+	{"_current", tables_current, METH_NOARGS,
+	 "_current($self, /)\n--\n\nOne read: (interfaces, addrs, the kept object or None)."},
+	{"fileno", tables_fileno, METH_NOARGS,
+	 "fileno($self, /)\n--\n\nThe socket's descriptor: readable when notifications are pending."},
+	{"close", tables_close, METH_NOARGS,
+	 "close($self, /)\n--\n\nClose the socket (again: nothing)."},
+	{NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef tables_getset[] = {
+	{"interfaces", tables_interfaces, NULL, "Every interface, by index.", NULL},
+	{"addrs", tables_addrs, NULL, "Every unicast address: IPv4, then IPv6, by link.", NULL},
+	{"groups", tables_groups, NULL, "Every multicast group: IPv4, then IPv6, by link.", NULL},
+	{"closed", tables_closed, NULL, "True once closed (here, or in a forked child).", NULL},
+	{"_group_kinds", tables_group_kinds, NULL,
+	 "Group events the kernel sends: 1 IPv4, 2 IPv6.", NULL},
+	{"_cache", tables_get_cache, tables_set_cache,
+	 "What the Python layer keeps until the next change (None).", NULL},
+	{NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot tables_slots[] = {
+	{Py_tp_doc, "_Tables(live, *, netns=None)\n--\n\n"
+		    "Link, address and group tables kept by netlink notifications (private)."},
+	{Py_tp_new, tables_new},
+	{Py_tp_dealloc, tables_dealloc},
+	{Py_tp_traverse, tables_traverse},
+	{Py_tp_clear, tables_clear},
+	{Py_tp_methods, tables_methods},
+	{Py_tp_getset, tables_getset},
+	{0, NULL},
+};
+
+static PyType_Spec tables_spec = {
+	"netifc._netifc._Tables", sizeof(TablesObject), 0,
+	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_HAVE_GC,
+	tables_slots,
+};
+
+int netifc_add_tables_type(PyObject *m, modstate *st)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	PyObject *tp = PyType_FromModuleAndSpec(m, &tables_spec, NULL);
+
+	if (!tp)
+		return -1;
+	st->Tables = (PyTypeObject *)tp;
+	pthread_once(&once, count_forks_from_now);
+	return PyModule_AddObject(m, "_Tables", Py_NewRef(tp));
+}

@@ -1,0 +1,569 @@
+/*
+ * python/live_table.c -- the live tables' own logic: the changes told since each
+ * tuple was made, by key (an open-addressing hash over the entries, which
+ * are only added to until the next merge), lookups through them, and the
+ * merge that makes new tuples.  See live.c for what the tables are.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "python/live.h"
+
+/* ---- keys and the changes table ----------------------------------------- */
+
+void lt_key_index(struct key *k, int32_t index)
+{
+	memset(k, 0, sizeof *k);
+	k->index = index;
+}
+
+void lt_key_addr(struct key *k, const struct netifc_addr *a)
+{
+	size_t alen = netifc_family_len(a->family);
+
+	memset(k, 0, sizeof *k);
+	k->index = a->index;
+	k->family = a->family;
+	k->prefixlen = a->prefixlen;
+	k->has_peer = a->has_peer;
+	memcpy(k->local, a->local, alen);
+	if (a->has_peer)
+		memcpy(k->peer, a->peer, alen);
+}
+
+static uint32_t key_hash(const struct key *k)
+{
+	const uint8_t *p = (const uint8_t *)k;
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < sizeof *k; i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
+static entry *delta_find(const delta *d, const struct key *k, uint32_t h)
+{
+	uint32_t i, at;
+
+	if (!d->n)
+		return NULL;
+	for (i = h & (d->nslot - 1); (at = d->slot[i]) != 0; i = (i + 1) & (d->nslot - 1))
+		if (d->v[at - 1].hash == h && !memcmp(&d->v[at - 1].k, k, sizeof *k))
+			return &d->v[at - 1];
+	return NULL;
+}
+
+static int delta_rehash(delta *d, uint32_t nslot)
+{
+	uint32_t *slot = PyMem_Calloc(nslot, sizeof *slot), i, j;
+
+	if (!slot)
+		return -1;
+	for (i = 0; i < d->n; i++) {
+		for (j = d->v[i].hash & (nslot - 1); slot[j]; j = (j + 1) & (nslot - 1))
+			;
+		slot[j] = i + 1;
+	}
+	PyMem_Free(d->slot);
+	d->slot = slot;
+	d->nslot = nslot;
+	return 0;
+}
+
+/* The entry of k, made (holding no record yet) when there is none; NULL: no memory. */
+entry *lt_entry(delta *d, const struct key *k)
+{
+	uint32_t h = key_hash(k), j;
+	entry *e = delta_find(d, k, h), *v;
+
+	if (e)
+		return e;
+	if (d->n == d->cap) {
+		uint32_t cap = d->cap ? 2 * d->cap : 16;
+
+		if (!(v = PyMem_Realloc(d->v, cap * sizeof *v)))
+			return (entry *)PyErr_NoMemory();
+		d->v = v;
+		d->cap = cap;
+	}
+	if (2 * (d->n + 1) > d->nslot && delta_rehash(d, d->nslot ? 2 * d->nslot : 32) < 0)
+		return (entry *)PyErr_NoMemory();
+	e = &d->v[d->n++];
+	memset(e, 0, sizeof *e);
+	e->k = *k;
+	e->hash = h;
+	for (j = h & (d->nslot - 1); d->slot[j]; j = (j + 1) & (d->nslot - 1))
+		;
+	d->slot[j] = d->n;
+	return e;
+}
+
+static void delta_clear(delta *d)
+{
+	uint32_t i;
+
+	for (i = 0; i < d->n; i++)
+		Py_XDECREF(d->v[i].rec);
+	PyMem_Free(d->v);
+	PyMem_Free(d->slot);
+	memset(d, 0, sizeof *d);
+}
+
+void lt_clear(table *t)
+{
+	Py_CLEAR(t->tuple);
+	delta_clear(&t->d);
+}
+
+/* ---- the records as they are now ---------------------------------------- */
+
+static int family_rank(const struct netifc_addr *a)
+{
+	return a->family != AF_INET;    /* IPv4 first */
+}
+
+PyObject *lt_link_in_tuple(PyObject *tuple, int32_t index)
+{
+	Py_ssize_t lo = 0, hi = tuple ? NETIFC_TUPLE_SIZE(tuple) : 0, mid;
+	int32_t at;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		at = netifc_iface_index(NETIFC_TUPLE_ITEM(tuple, mid));
+		if (at == index)
+			return NETIFC_TUPLE_ITEM(tuple, mid);
+		if (at < index)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Link `index` now (borrowed), or NULL; *gone: when it was last removed. */
+PyObject *lt_link(TablesObject *t, int32_t index, uint32_t *gone)
+{
+	struct key k;
+	entry *e;
+
+	if (gone)
+		*gone = 0;
+	if (t->links.d.n) {
+		lt_key_index(&k, index);
+		if ((e = delta_find(&t->links.d, &k, key_hash(&k)))) {
+			if (gone)
+				*gone = e->gone;
+			if (e->present || e->gone)
+				return e->present ? e->rec : NULL;
+		}
+	}
+	return lt_link_in_tuple(t->links.tuple, index);
+}
+
+/* The first position in an address tuple at or after (rank, index). */
+static Py_ssize_t run_start(modstate *st, PyObject *tuple, int rank, int32_t index)
+{
+	Py_ssize_t lo = 0, hi = NETIFC_TUPLE_SIZE(tuple), mid;
+	const struct netifc_addr *a;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		a = netifc_addr_rec(st, NETIFC_TUPLE_ITEM(tuple, mid));
+		if (family_rank(a) < rank || (family_rank(a) == rank && a->index < index))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static PyObject *addr_in_tuple(modstate *st, PyObject *tuple, const struct key *k)
+{
+	struct netifc_addr probe = { .family = k->family, .index = k->index };
+	int rank = family_rank(&probe);
+	Py_ssize_t i, n = tuple ? NETIFC_TUPLE_SIZE(tuple) : 0;
+	const struct netifc_addr *a;
+	struct key ak;
+
+	for (i = n ? run_start(st, tuple, rank, k->index) : 0; i < n; i++) {
+		a = netifc_addr_rec(st, NETIFC_TUPLE_ITEM(tuple, i));
+		if (a->index != k->index || family_rank(a) != rank)
+			break;
+		lt_key_addr(&ak, a);
+		if (!memcmp(&ak, k, sizeof ak))
+			return NETIFC_TUPLE_ITEM(tuple, i);
+	}
+	return NULL;
+}
+
+/* The address (or group) of key k now (borrowed), or NULL; gone: as lt_link tells it. */
+PyObject *lt_addr(TablesObject *t, table *tab, const struct key *k, uint32_t gone)
+{
+	entry *e = delta_find(&tab->d, k, key_hash(k));
+
+	if (e)
+		return e->present && e->seq > gone ? e->rec : NULL;
+	return gone ? NULL : addr_in_tuple(PyModule_GetState(t->module), tab->tuple, k);
+}
+
+/* rec, or a copy whose zone is its link's name now (new references). */
+PyObject *lt_rezoned(modstate *st, PyObject *rec, PyObject *link)
+{
+	const struct netifc_addr *a = netifc_addr_rec(st, rec);
+	const char *name = netifc_iface_name(st, link);
+	struct netifc_addr copy;
+
+	if (!netifc_addr_needs_zone(a) || !strcmp(a->zone, name))
+		return Py_NewRef(rec);
+	copy = *a;
+	memset(copy.zone, 0, sizeof copy.zone);
+	strncpy(copy.zone, name, sizeof copy.zone - 1);
+	return netifc_new_addr(st, &copy);
+}
+
+/* ---- merging the changes in --------------------------------------------- */
+
+struct placed {
+	int32_t index;
+	uint8_t rank;
+	uint32_t order;
+	PyObject *rec;          /* borrowed */
+};
+
+static int placed_cmp(const void *x, const void *y)
+{
+	const struct placed *a = x, *b = y;
+
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
+	if (a->index != b->index)
+		return a->index < b->index ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* A tuple of the n records, each lt_rezoned by its link (NULL: by none). */
+static PyObject *tuple_of(TablesObject *t, const struct placed *p, size_t n, int zones)
+{
+	modstate *st = PyModule_GetState(t->module);
+	PyObject *tup = PyTuple_New((Py_ssize_t)n), *o;
+	size_t i;
+
+	for (i = 0; tup && i < n; i++) {
+		o = zones ? lt_rezoned(st, p[i].rec, lt_link(t, p[i].index, NULL)) : Py_NewRef(p[i].rec);
+		if (!o)
+			Py_CLEAR(tup);
+		else
+			NETIFC_TUPLE_SET(tup, (Py_ssize_t)i, o);
+	}
+	return tup;
+}
+
+/* The links tuple with the changes in. */
+static PyObject *merged_links(TablesObject *t)
+{
+	delta *d = &t->links.d;
+	Py_ssize_t nb = NETIFC_TUPLE_SIZE(t->links.tuple), i = 0;
+	struct placed *out = PyMem_Calloc((size_t)nb + d->n + 1, sizeof *out);
+	struct placed *add = PyMem_Calloc(d->n + 1, sizeof *add);
+	size_t n = 0, na = 0, j = 0;
+	PyObject *res = NULL, *b;
+	uint32_t k;
+
+	if (!out || !add)
+		goto done;
+	for (k = 0; k < d->n; k++)
+		add[na++] = (struct placed){ d->v[k].k.index, 0, k, d->v[k].present ? d->v[k].rec : NULL };
+	qsort(add, na, sizeof *add, placed_cmp);
+	while (i < nb || j < na) {
+		b = i < nb ? NETIFC_TUPLE_ITEM(t->links.tuple, i) : NULL;
+		if (j < na && (!b || add[j].index <= netifc_iface_index(b))) {
+			if (b && add[j].index == netifc_iface_index(b))
+				i++;                    /* changed or removed */
+			if (add[j].rec)
+				out[n++] = add[j];
+			j++;
+		} else {
+			out[n++] = (struct placed){ netifc_iface_index(b), 0, 0, b };
+			i++;
+		}
+	}
+	res = tuple_of(t, out, n, 0);
+done:
+	PyMem_Free(out);
+	PyMem_Free(add);
+	return res ? res : (PyErr_Occurred() ? NULL : PyErr_NoMemory());
+}
+
+/* An address or group tuple with the changes in: only records of links
+ * there now, each with its link's name as its zone. */
+static PyObject *merged_addrs(TablesObject *t, table *tab, PyObject *carry)
+{
+	modstate *st = PyModule_GetState(t->module);
+	delta *d = &tab->d;
+	Py_ssize_t nb = NETIFC_TUPLE_SIZE(tab->tuple), i;
+	struct placed *out = PyMem_Calloc((size_t)nb + d->n + 1, sizeof *out);
+	struct placed *add = PyMem_Calloc(d->n + 1, sizeof *add);
+	struct placed *all = NULL;
+	size_t n = 0, na = 0, j = 0, m = 0, o = 0;
+	const struct netifc_addr *a;
+	PyObject *res = NULL, *b, *link;
+	uint32_t k, gone;
+	struct key key;
+	entry *e;
+
+	if (!out || !add)
+		goto done;
+	for (k = 0; k < d->n; k++)
+		d->v[k].used = 0;
+	for (i = 0; i < nb; i++) {
+		b = NETIFC_TUPLE_ITEM(tab->tuple, i);
+		a = netifc_addr_rec(st, b);
+		link = lt_link(t, a->index, &gone);
+		if (gone)
+			continue;
+		lt_key_addr(&key, a);
+		if ((e = delta_find(d, &key, key_hash(&key)))) {
+			e->used = 1;
+			if (!e->present)
+				continue;
+			b = e->rec;
+		}
+		if (!link) {            /* its link not told of yet: kept aside */
+			if (PyList_Append(carry, b) < 0)
+				goto done;
+			continue;
+		}
+		out[n++] = (struct placed){ a->index, (uint8_t)family_rank(a), 0, b };
+	}
+	for (k = 0; k < d->n; k++) {
+		e = &d->v[k];
+		if (e->used || !e->present)
+			continue;
+		link = lt_link(t, e->k.index, &gone);
+		if (e->seq <= gone)
+			continue;
+		if (!link) {
+			if (PyList_Append(carry, e->rec) < 0)
+				goto done;
+			continue;
+		}
+		a = netifc_addr_rec(st, e->rec);
+		add[na++] = (struct placed){ a->index, (uint8_t)family_rank(a), e->seq, e->rec };
+	}
+	qsort(add, na, sizeof *add, placed_cmp);
+	if (!(all = PyMem_Calloc(n + na + 1, sizeof *all)))
+		goto done;
+	while (o < n || j < na) {       /* a link's additions after what it had */
+		if (j < na && (o == n || out[o].rank > add[j].rank ||
+			       (out[o].rank == add[j].rank && out[o].index > add[j].index)))
+			all[m++] = add[j++];
+		else
+			all[m++] = out[o++];
+	}
+	res = tuple_of(t, all, m, 1);
+done:
+	PyMem_Free(out);
+	PyMem_Free(add);
+	PyMem_Free(all);
+	return res ? res : (PyErr_Occurred() ? NULL : PyErr_NoMemory());
+}
+
+/* The records kept aside by a merge, told again into tab's (cleared) changes. */
+static int carry_over(TablesObject *t, table *tab, PyObject *carry)
+{
+	modstate *st = PyModule_GetState(t->module);
+	Py_ssize_t i;
+	struct key k;
+	entry *e;
+
+	for (i = 0; i < NETIFC_LIST_SIZE(carry); i++) {
+		lt_key_addr(&k, netifc_addr_rec(st, NETIFC_LIST_ITEM(carry, i)));
+		if (!(e = lt_entry(&tab->d, &k)))
+			return -1;
+		Py_XSETREF(e->rec, Py_NewRef(NETIFC_LIST_ITEM(carry, i)));
+		e->present = 1;
+		e->seq = ++t->seq;
+	}
+	return 0;
+}
+
+/*
+ * Every change merged in: all three tuples made before any is replaced.
+ * An address or group of a link not told of yet (the kernel tells of a new
+ * link's groups before the link) stays among the changes until it is.
+ */
+int lt_merge(TablesObject *t)
+{
+	PyObject *addrs = NULL, *groups = NULL, *links = NULL;
+	PyObject *carry_a = PyList_New(0), *carry_g = PyList_New(0);
+	int r = -1;
+
+	if (!carry_a || !carry_g)
+		goto done;
+	if (!t->links.d.n && !t->addrs.d.n && !t->groups.d.n) {
+		r = 0;
+		goto done;
+	}
+	if (!(addrs = merged_addrs(t, &t->addrs, carry_a)) ||
+	    (t->groups.tuple && !(groups = merged_addrs(t, &t->groups, carry_g))) ||
+	    !(links = merged_links(t)))
+		goto done;
+	if (t->links.d.n) {
+		PyMem_Free(t->by_name);
+		t->by_name = NULL;
+	}
+	Py_SETREF(t->addrs.tuple, addrs);
+	if (groups)
+		Py_SETREF(t->groups.tuple, groups);
+	Py_SETREF(t->links.tuple, links);
+	addrs = groups = links = NULL;
+	delta_clear(&t->links.d);
+	delta_clear(&t->addrs.d);
+	delta_clear(&t->groups.d);
+	t->seq = 0;
+	if (carry_over(t, &t->addrs, carry_a) < 0 || carry_over(t, &t->groups, carry_g) < 0)
+		t->stale = 1;   /* what was kept aside is lost: read the tables again */
+	else
+		r = 0;
+done:
+	Py_XDECREF(addrs);
+	Py_XDECREF(groups);
+	Py_XDECREF(links);
+	Py_XDECREF(carry_a);
+	Py_XDECREF(carry_g);
+	return r;
+}
+
+size_t lt_len(PyObject *tuple)
+{
+	return tuple ? (size_t)NETIFC_TUPLE_SIZE(tuple) : 0;
+}
+
+/* Changes beyond the tables' size are merged in: what is pending stays bounded. */
+int lt_bound(TablesObject *t)
+{
+	if (t->links.d.n > 64 + lt_len(t->links.tuple) ||
+	    t->addrs.d.n > 64 + lt_len(t->addrs.tuple) ||
+	    t->groups.d.n > 64 + lt_len(t->groups.tuple))
+		return lt_merge(t);
+	return 0;
+}
+
+/* A dump's records in the tables' order (a stable sort of a new tuple). */
+PyObject *lt_ordered(TablesObject *t, PyObject *tuple, int links)
+{
+	modstate *st = PyModule_GetState(t->module);
+	Py_ssize_t n = NETIFC_TUPLE_SIZE(tuple), i;
+	struct placed *p = PyMem_Calloc((size_t)n + 1, sizeof *p);
+	const struct netifc_addr *a;
+	PyObject *res;
+
+	if (!p)
+		return PyErr_NoMemory();
+	for (i = 0; i < n; i++) {
+		PyObject *o = NETIFC_TUPLE_ITEM(tuple, i);
+
+		if (Py_TYPE(o) != (links ? st->Interface : st->Addr)) {
+			PyMem_Free(p);
+			return netifc_type_error(PyExc_TypeError, links ?
+						 "_snapshot() gave a %U among its links" :
+						 "_snapshot() gave a %U among its records", Py_TYPE(o));
+		}
+		if (links) {
+			p[i] = (struct placed){ netifc_iface_index(o), 0, (uint32_t)i, o };
+		} else {
+			a = netifc_addr_rec(st, o);
+			p[i] = (struct placed){ a->index, (uint8_t)family_rank(a), (uint32_t)i, o };
+		}
+	}
+	qsort(p, (size_t)n, sizeof *p, placed_cmp);
+	res = tuple_of(t, p, (size_t)n, 0);
+	PyMem_Free(p);
+	return res;
+}
+
+/* ---- lookups by name and by link ---------------------------------------- */
+
+struct named {
+	const char *name;       /* in a link of the tuple */
+	uint32_t at;
+};
+
+static int named_cmp(const void *x, const void *y)
+{
+	return strcmp(((const struct named *)x)->name, ((const struct named *)y)->name);
+}
+
+/* t->by_name: the links' positions by name; -1 when out of memory. */
+static int index_names(TablesObject *t, modstate *st, size_t n)
+{
+	struct named *v = PyMem_Calloc(n, sizeof *v);
+	size_t i;
+
+	if (!v || !(t->by_name = PyMem_Calloc(n, sizeof *t->by_name))) {
+		PyMem_Free(v);
+		PyErr_NoMemory();
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		v[i] = (struct named){ netifc_iface_name(st, NETIFC_TUPLE_ITEM(t->links.tuple, i)),
+				       (uint32_t)i };
+	qsort(v, n, sizeof *v, named_cmp);
+	for (i = 0; i < n; i++)
+		t->by_name[i] = v[i].at;
+	PyMem_Free(v);
+	return 0;
+}
+
+/* Under the lock, merged: the link named name (borrowed), or NULL. */
+PyObject *lt_link_named(TablesObject *t, const char *name)
+{
+	modstate *st = PyModule_GetState(t->module);
+	size_t n = lt_len(t->links.tuple), lo = 0, hi = n, mid;
+	PyObject *o;
+	int c;
+
+	if (!t->by_name && n && index_names(t, st, n) < 0)
+		return NULL;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		o = NETIFC_TUPLE_ITEM(t->links.tuple, t->by_name[mid]);
+		if ((c = strcmp(netifc_iface_name(st, o), name)) == 0)
+			return o;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Under the lock, merged: a link's records of one table, IPv4 then IPv6. */
+PyObject *lt_records_of(TablesObject *t, PyObject *tuple, int32_t index)
+{
+	modstate *st = PyModule_GetState(t->module);
+	Py_ssize_t at[2][2], n = NETIFC_TUPLE_SIZE(tuple), i, k = 0;
+	PyObject *res;
+	int rank;
+
+	for (rank = 0; rank < 2; rank++) {
+		at[rank][0] = at[rank][1] = run_start(st, tuple, rank, index);
+		while (at[rank][1] < n) {
+			const struct netifc_addr *a =
+				netifc_addr_rec(st, NETIFC_TUPLE_ITEM(tuple, at[rank][1]));
+
+			if (a->index != index || family_rank(a) != rank)
+				break;
+			at[rank][1]++;
+		}
+	}
+	if (!(res = PyTuple_New(at[0][1] - at[0][0] + at[1][1] - at[1][0])))
+		return NULL;
+	for (rank = 0; rank < 2; rank++)
+		for (i = at[rank][0]; i < at[rank][1]; i++)
+			NETIFC_TUPLE_SET(res, k++, Py_NewRef(NETIFC_TUPLE_ITEM(tuple, i)));
+	return res;
+}
+

@@ -1,0 +1,426 @@
+/*
+ * module.c -- netifc._netifc: the module's functions, its state and the
+ * one place a core error becomes an exception.  The record types are in
+ * records.c.  Kernel I/O runs with the GIL released into plain C tables;
+ * the objects are built after.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "python/module.h"
+
+modstate *netifc_state_of_type(PyTypeObject *tp)
+{
+	return (modstate *)PyType_GetModuleState(tp);
+}
+
+/* EBUSY: say what made every attempt fail. */
+static void busy_text(const struct netifc_call *c, char *buf, size_t size)
+{
+	static const char *const why[] = {
+		"interrupted by concurrent changes (NLM_F_DUMP_INTR)",
+		"the reply outgrew the buffer",
+		"the socket's queue overflowed (ENOBUFS)",
+	};
+	const unsigned counts[] = { c->interrupted, c->outgrown, c->overflowed };
+	size_t i, at;
+
+	at = (size_t)snprintf(buf, size, "%s: asked %d times:", c->step, NETIFC_TRIES);
+	for (i = 0; i < 3 && at < size; i++)
+		if (counts[i])
+			at += (size_t)snprintf(buf + at, size - at, "%s %s %u times",
+					       at && buf[at - 1] == ':' ? "" : ",", why[i], counts[i]);
+}
+
+PyObject *netifc_core_error(modstate *st, const struct netifc_call *c, int err, PyObject *what)
+{
+	char msg[256];
+	PyObject *args;
+
+	if (err == -ENODEV && what) {
+		PyErr_Format(st->NoSuchInterface, "no such network interface: %R", what);
+		return NULL;
+	}
+	if (err == -ENOMEM)
+		return PyErr_NoMemory();
+	if (err == -EBUSY)
+		busy_text(c, msg, sizeof msg);
+	else
+		snprintf(msg, sizeof msg, "%s: %s", c->step ? c->step : st->backend->name,
+			 strerror(-err));
+#ifdef _WIN32
+	/* OSError(errno, text, None, winerror): Python gives winerror's errno. */
+	args = c->winerror ? Py_BuildValue("(isOk)", -err, msg, Py_None, c->winerror)
+			   : Py_BuildValue("(is)", -err, msg);
+#else
+	args = Py_BuildValue("(is)", -err, msg);
+#endif
+	if (args) {
+		PyErr_SetObject(PyExc_OSError, args);
+		Py_DECREF(args);
+	}
+	return NULL;
+}
+
+static PyObject *m_interfaces(PyObject *m, PyObject *unused)
+{
+	modstate *st = PyModule_GetState(m);
+	const struct netifc_backend *b = st->backend;
+	struct netifc_call call = { .opts = st->opts };
+	struct netifc_links t = { 0 };
+	PyObject *res;
+	int r;
+
+	(void)unused;
+	Py_BEGIN_ALLOW_THREADS
+	r = b->links(&call, &t);
+	Py_END_ALLOW_THREADS
+	res = r < 0 ? netifc_core_error(st, &call, r, NULL) : netifc_links_tuple(st, &t);
+	netifc_links_free(&t);
+	return res;
+}
+
+/* One link, by index (name NULL) or by name, from a backend. */
+static PyObject *one_link(modstate *st, int32_t index, const char *name, PyObject *what)
+{
+	const struct netifc_backend *b = st->backend;
+	struct netifc_call call = { .opts = st->opts };
+	struct netifc_link one;
+	struct netifc_links t = NETIFC_LINKS_ON(&one);
+	PyObject *res;
+	int r;
+
+	Py_BEGIN_ALLOW_THREADS
+	r = b->link(&call, index, name, &t);
+	Py_END_ALLOW_THREADS
+	res = r < 0 ? netifc_core_error(st, &call, r, what) : netifc_new_iface(st, &t.v[0], t.pool);
+	netifc_links_free(&t);
+	return res;
+}
+
+int netifc_index_arg(PyObject *arg, int32_t *index)
+{
+	int overflow;
+	long long v;
+
+	if (!PyLong_Check(arg) || PyBool_Check(arg)) {
+		netifc_type_error(PyExc_TypeError, "interface index must be int, not %U", Py_TYPE(arg));
+		return -1;
+	}
+	v = PyLong_AsLongLongAndOverflow(arg, &overflow);
+	if (v == -1 && PyErr_Occurred())
+		return -1;
+	if (overflow < 0 || (!overflow && v <= 0)) {
+		PyErr_Format(PyExc_ValueError, "invalid interface index %R: must be positive", arg);
+		return -1;
+	}
+	if (overflow > 0 || v > 0x7fffffff)
+		return 0;
+	*index = (int32_t)v;
+	return 1;
+}
+
+int netifc_name_arg(PyObject *arg, PyObject **raw)
+{
+	Py_ssize_t n;
+
+	*raw = NULL;
+	if (!PyUnicode_Check(arg)) {
+		netifc_type_error(PyExc_TypeError, "interface name must be str, not %U", Py_TYPE(arg));
+		return -1;
+	}
+	if (PyUnicode_GetLength(arg) == 0) {
+		PyErr_Format(PyExc_ValueError, "interface name must not be empty");
+		return -1;
+	}
+	if (!(*raw = PyUnicode_EncodeFSDefault(arg)))
+		return -1;
+	n = NETIFC_BYTES_SIZE(*raw);
+	if ((Py_ssize_t)strlen(NETIFC_BYTES_DATA(*raw)) != n) {
+		Py_CLEAR(*raw);
+		PyErr_Format(PyExc_ValueError, "interface name must not contain NUL: %R", arg);
+		return -1;
+	}
+	if (n >= NETIFC_NAMESIZ) {
+		Py_CLEAR(*raw);
+		return 0;
+	}
+	return 1;
+}
+
+static PyObject *m_by_index(PyObject *m, PyObject *arg)
+{
+	modstate *st = PyModule_GetState(m);
+	struct netifc_call none = { 0 };
+	int32_t index;
+	int r = netifc_index_arg(arg, &index);
+
+	if (r <= 0)
+		return r < 0 ? NULL : netifc_core_error(st, &none, -ENODEV, arg);
+	return one_link(st, index, NULL, arg);
+}
+
+static PyObject *m_by_name(PyObject *m, PyObject *arg)
+{
+	modstate *st = PyModule_GetState(m);
+	struct netifc_call none = { 0 };
+	PyObject *raw, *res;
+	int r = netifc_name_arg(arg, &raw);
+
+	if (r <= 0)
+		return r < 0 ? NULL : netifc_core_error(st, &none, -ENODEV, arg);
+	res = one_link(st, 0, NETIFC_BYTES_DATA(raw), arg);
+	Py_DECREF(raw);
+	return res;
+}
+
+static int all_addrs_of(modstate *st, const struct netifc_backend *b, unsigned opts,
+			enum netifc_kind kind, struct netifc_links *links, struct netifc_addrs *addrs)
+{
+	struct netifc_call call = { .opts = opts };
+	int r;
+
+	Py_BEGIN_ALLOW_THREADS
+	r = b->addrs(&call, kind, 0, NULL, links, addrs);
+	Py_END_ALLOW_THREADS
+	if (r < 0)
+		netifc_core_error(st, &call, r, NULL);
+	return r;
+}
+
+static int all_addrs(modstate *st, enum netifc_kind kind, struct netifc_links *links,
+		     struct netifc_addrs *addrs)
+{
+	return all_addrs_of(st, st->backend, st->opts, kind, links, addrs);
+}
+
+static PyObject *m_interface_addrs(PyObject *m, PyObject *unused)
+{
+	modstate *st = PyModule_GetState(m);
+	struct netifc_addrs t = { 0 };
+	PyObject *res = NULL;
+
+	(void)unused;
+	if (all_addrs(st, NETIFC_UNICAST, NULL, &t) == 0)
+		res = netifc_addrs_tuple(st, &t);
+	netifc_addrs_free(&t);
+	return res;
+}
+
+static PyObject *m_snapshot(PyObject *m, PyObject *args)
+{
+	modstate *st = PyModule_GetState(m);
+	struct netifc_links links = { 0 };
+	struct netifc_addrs addrs = { 0 };
+	const struct netifc_backend *b = st->backend;
+	unsigned opts = st->opts;
+	PyObject *res = NULL;
+	const char *name = NULL;
+	int multicast = 0;
+
+	if (!PyArg_ParseTuple(args, "|pz:_snapshot", &multicast, &name))
+		return NULL;
+	if (name) {             /* this backend, on its default path (live tables: netlink) */
+		if (!(b = netifc_backend_find(name)))
+			return PyErr_Format(PyExc_ValueError, "unknown netifc backend %R",
+					    NETIFC_TUPLE_ITEM(args, 1));
+		opts = 0;
+	}
+	if (all_addrs_of(st, b, opts, multicast ? NETIFC_MULTICAST : NETIFC_UNICAST,
+			 &links, &addrs) == 0)
+		res = Py_BuildValue("(NN)", netifc_links_tuple(st, &links),
+				    netifc_addrs_tuple(st, &addrs));
+	netifc_links_free(&links);
+	netifc_addrs_free(&addrs);
+	return res;
+}
+
+static PyObject *m_register(PyObject *m, PyObject *args)
+{
+	modstate *st = PyModule_GetState(m);
+	PyObject *flags, *addr_flags, *addr6_flags;
+
+	if (!PyArg_ParseTuple(args, "OOO:_register", &flags, &addr_flags, &addr6_flags))
+		return NULL;
+	Py_XSETREF(st->Flags, Py_NewRef(flags));
+	Py_XSETREF(st->AddrFlags, Py_NewRef(addr_flags));
+	Py_XSETREF(st->Addr6Flags, Py_NewRef(addr6_flags));
+	Py_RETURN_NONE;
+}
+
+static PyObject *m_backend(PyObject *m, PyObject *unused)
+{
+	(void)unused;
+	return PyUnicode_FromString(((modstate *)PyModule_GetState(m))->backend->name);
+}
+
+static PyObject *m_backend_names(PyObject *m, PyObject *unused)
+{
+	PyObject *list = PyList_New(0), *res;
+	const char *name;
+	size_t i;
+
+	(void)m; (void)unused;
+	for (i = 0; list && (name = netifc_backend_name(i)); i++) {
+		PyObject *s = PyUnicode_FromString(name);
+
+		if (!s || PyList_Append(list, s) < 0)
+			Py_CLEAR(list);
+		Py_XDECREF(s);
+	}
+	if (!list)
+		return NULL;
+	res = PyList_AsTuple(list);
+	Py_DECREF(list);
+	return res;
+}
+
+/* Private: choose a backend ("" the default) and the paths every call takes. */
+static PyObject *m_set_backend(PyObject *m, PyObject *args)
+{
+	modstate *st = PyModule_GetState(m);
+	const struct netifc_backend *b;
+	unsigned int opts = 0;
+	const char *name;
+
+	if (!PyArg_ParseTuple(args, "s|I:_set_backend", &name, &opts))
+		return NULL;
+	if (!(b = netifc_backend_find(name)))
+		return PyErr_Format(PyExc_ValueError, "unknown netifc backend %R", NETIFC_TUPLE_ITEM(args, 0));
+	if (opts & ~(NETIFC_NO_STRICT_CHK | NETIFC_NO_NL_MCAST4 | NETIFC_NO_NL_MCAST |
+		     NETIFC_NO_ETHTOOL_NL))
+		return PyErr_Format(PyExc_ValueError, "unknown netifc options 0x%x", opts);
+	st->backend = b;
+	st->opts = opts;
+	Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+	{"interfaces", m_interfaces, METH_NOARGS,
+	 "interfaces($module, /)\n--\n\n"
+	 "Every network interface, in kernel order (one link dump).\n\n"
+	 "Raises OSError when the kernel or the OS fails: its errno, and the step\n"
+	 "that failed in the message (EBUSY once the request was asked 8 times)."},
+	{"interface_by_index", m_by_index, METH_O,
+	 "interface_by_index($module, index, /)\n--\n\n"
+	 "The interface with this index (one request for that link, never a dump).\n\n"
+	 "Raises TypeError unless index is an int (bool is refused); ValueError\n"
+	 "when it is 0 or less; NoSuchInterface when no interface has it; OSError\n"
+	 "when the kernel or the OS fails."},
+	{"interface_by_name", m_by_name, METH_O,
+	 "interface_by_name($module, name, /)\n--\n\n"
+	 "The interface with this name (one request for that link, never a dump).\n"
+	 "Only the primary name matches, as in Go: an alternative name does not.\n\n"
+	 "Raises TypeError unless name is a str; ValueError when it is empty,\n"
+	 "holds a NUL or cannot be encoded; NoSuchInterface when no interface has\n"
+	 "it; OSError when the kernel or the OS fails."},
+	{"interface_addrs", m_interface_addrs, METH_NOARGS,
+	 "interface_addrs($module, /)\n--\n\n"
+	 "Every interface's unicast addresses, in kernel order.\n\n"
+	 "Raises OSError when the kernel or the OS fails."},
+	{"_snapshot", m_snapshot, METH_VARARGS, NULL},
+	{"_interface", netifc_make_interface, METH_VARARGS, NULL},
+	{"_addr", netifc_make_addr, METH_VARARGS, NULL},
+	{"_register", m_register, METH_VARARGS, NULL},
+	{"_backend", m_backend, METH_NOARGS, NULL},
+	{"_backend_names", m_backend_names, METH_NOARGS, NULL},
+	{"_set_backend", m_set_backend, METH_VARARGS, NULL},
+	{NULL, NULL, 0, NULL},
+};
+
+static int module_exec(PyObject *m)
+{
+	modstate *st = PyModule_GetState(m);
+	PyObject *socket_mod = PyImport_ImportModule("socket");
+
+	st->backend = netifc_backend_find(NULL);
+	st->AddressFamily = socket_mod ? PyObject_GetAttrString(socket_mod, "AddressFamily") : NULL;
+	Py_XDECREF(socket_mod);
+	if (!st->AddressFamily || netifc_add_types(m, st) < 0)
+		return -1;
+	if (netifc_add_stats_types(m, st) < 0)
+		return -1;
+#ifdef __linux__
+	if (netifc_add_tables_type(m, st) < 0 || netifc_add_netns_type(m, st) < 0)
+		return -1;
+	if (netifc_add_route_types(m, st) < 0)
+		return -1;
+#endif
+	st->NoSuchInterface = PyErr_NewExceptionWithDoc(
+		"netifc.NoSuchInterface", "No network interface has the index or name asked for.",
+		PyExc_LookupError, NULL);
+	if (!st->NoSuchInterface ||
+	    PyModule_AddObject(m, "NoSuchInterface", Py_NewRef(st->NoSuchInterface)) < 0)
+		return -1;
+	return 0;
+}
+
+static int module_traverse(PyObject *m, visitproc visit, void *arg)
+{
+	modstate *st = PyModule_GetState(m);
+
+	Py_VISIT(st->Interface);
+	Py_VISIT(st->Addr);
+	Py_VISIT(st->Tables);
+	Py_VISIT(st->Counters);
+	Py_VISIT(st->LinkSettings);
+	Py_VISIT(st->Route);
+	Py_VISIT(st->NextHop);
+	Py_VISIT(st->RouteTypes);
+	Py_VISIT(st->RouteFamilies);
+	Py_VISIT(st->NoSuchInterface);
+	Py_VISIT(st->AddressFamily);
+	Py_VISIT(st->Flags);
+	Py_VISIT(st->AddrFlags);
+	Py_VISIT(st->Addr6Flags);
+	return 0;
+}
+
+static int module_clear(PyObject *m)
+{
+	modstate *st = PyModule_GetState(m);
+
+	Py_CLEAR(st->Interface);
+	Py_CLEAR(st->Addr);
+	Py_CLEAR(st->Tables);
+	Py_CLEAR(st->Counters);
+	Py_CLEAR(st->LinkSettings);
+	Py_CLEAR(st->Route);
+	Py_CLEAR(st->NextHop);
+	Py_CLEAR(st->RouteTypes);
+	Py_CLEAR(st->RouteFamilies);
+	Py_CLEAR(st->NoSuchInterface);
+	Py_CLEAR(st->AddressFamily);
+	Py_CLEAR(st->Flags);
+	Py_CLEAR(st->AddrFlags);
+	Py_CLEAR(st->Addr6Flags);
+	return 0;
+}
+
+static void module_free(void *m)
+{
+	module_clear((PyObject *)m);
+}
+
+static PyModuleDef_Slot module_slots[] = {
+	{Py_mod_exec, module_exec},
+#ifdef Py_mod_multiple_interpreters
+	{Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
+#endif
+#ifdef Py_mod_gil
+	{Py_mod_gil, Py_MOD_GIL_NOT_USED},
+#endif
+	{0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+	PyModuleDef_HEAD_INIT, "netifc._netifc",
+	"netifc's C core: network interfaces, addresses and groups from the kernel.",
+	sizeof(modstate), module_methods, module_slots,
+	module_traverse, module_clear, module_free,
+};
+
+PyMODINIT_FUNC PyInit__netifc(void)
+{
+	return PyModuleDef_Init(&module_def);
+}

@@ -1,0 +1,335 @@
+/*
+ * python/netns.c -- netifc._netifc._NetNS (Linux): the module's calls in
+ * another network namespace, for netifc.NetNS (netifc/netns.py).
+ *
+ * A _NetNS holds a struct netifc_ns (netns.c): the namespace's descriptor
+ * and its socket, made there by a helper thread; each call sets it in its
+ * struct netifc_call and the backend's socket layer does the rest.  The
+ * Interfaces it returns keep it, so their addrs() ask the same namespace.
+ * Only the netlink backend can look into another namespace.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "python/module.h"
+#include "netlink/netns.h"
+
+typedef struct {
+	PyObject_HEAD
+	struct netifc_ns *ns;
+} NetNSObject;
+
+#define NS(o) (((NetNSObject *)(o))->ns)
+
+static PyObject *ns_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "fd", NULL };
+	modstate *st = netifc_state_of_type(tp);
+	struct netifc_call call = { .step = "network namespace (setns, netlink socket)" };
+	NetNSObject *o;
+	int fd, r;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "i:_NetNS", kwlist, &fd))
+		return NULL;
+	if (fd < 0)
+		return PyErr_Format(PyExc_ValueError, "invalid file descriptor %d", fd);
+	if (!(o = (NetNSObject *)NETIFC_TP_ALLOC(tp)(tp, 0)))
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	r = netifc_ns_open(fd, &o->ns);
+	Py_END_ALLOW_THREADS
+	if (r < 0) {
+		Py_DECREF(o);
+		return netifc_core_error(st, &call, r, NULL);
+	}
+	return (PyObject *)o;
+}
+
+static void ns_dealloc(PyObject *self)
+{
+	PyTypeObject *tp = Py_TYPE(self);
+
+	if (NS(self))
+		netifc_ns_free(NS(self));
+	NETIFC_TP_FREE(tp)(self);
+	Py_DECREF(tp);
+}
+
+/* The backend for a call, or NULL with the exception set. */
+static const struct netifc_backend *backend_for(PyObject *self, modstate *st)
+{
+	if (NS(self)->fd < 0) {
+		PyErr_SetString(PyExc_ValueError, "I/O operation on a closed network namespace");
+		return NULL;
+	}
+	if (strcmp(st->backend->name, "netlink")) {
+		PyErr_Format(PyExc_NotImplementedError,
+			     "netifc: the %s backend cannot look into another network namespace"
+			     " (the netlink backend can)", st->backend->name);
+		return NULL;
+	}
+	return st->backend;
+}
+
+static PyObject *call_error(modstate *st, const struct netifc_call *c, int r, PyObject *what)
+{
+	if (r == -EBADF)        /* closed meanwhile by another thread */
+		return PyErr_Format(PyExc_ValueError, "I/O operation on a closed network namespace");
+	return netifc_core_error(st, c, r, what);
+}
+
+/* Every Interface of tuple t keeps self: their addrs() ask this namespace. */
+static PyObject *tagged(PyObject *self, PyObject *t)
+{
+	Py_ssize_t i;
+
+	for (i = 0; t && i < NETIFC_TUPLE_SIZE(t); i++)
+		netifc_iface_set_ns(NETIFC_TUPLE_ITEM(t, i), self);
+	return t;
+}
+
+static PyObject *ns_interfaces(PyObject *self, PyObject *unused)
+{
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+	const struct netifc_backend *b = backend_for(self, st);
+	struct netifc_call call = { .opts = st->opts, .ns = NS(self) };
+	struct netifc_links t = { 0 };
+	PyObject *res;
+	int r;
+
+	(void)unused;
+	if (!b)
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	r = b->links(&call, &t);
+	Py_END_ALLOW_THREADS
+	res = r < 0 ? call_error(st, &call, r, NULL) : tagged(self, netifc_links_tuple(st, &t));
+	netifc_links_free(&t);
+	return res;
+}
+
+static PyObject *one_link(PyObject *self, int32_t index, const char *name, PyObject *what)
+{
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+	const struct netifc_backend *b = backend_for(self, st);
+	struct netifc_call call = { .opts = st->opts, .ns = NS(self) };
+	struct netifc_link one;
+	struct netifc_links t = NETIFC_LINKS_ON(&one);
+	PyObject *res;
+	int r;
+
+	if (!b)
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	r = b->link(&call, index, name, &t);
+	Py_END_ALLOW_THREADS
+	res = r < 0 ? call_error(st, &call, r, what) : netifc_new_iface(st, &t.v[0], t.pool);
+	if (res)
+		netifc_iface_set_ns(res, self);
+	netifc_links_free(&t);
+	return res;
+}
+
+/* The checks of netifc.interface_by_index and interface_by_name (module.c). */
+static PyObject *ns_by_index(PyObject *self, PyObject *arg)
+{
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+	struct netifc_call none = { 0 };
+	int32_t index;
+	int r = netifc_index_arg(arg, &index);
+
+	if (r < 0)
+		return NULL;
+	if (r == 0)
+		return backend_for(self, st) ? netifc_core_error(st, &none, -ENODEV, arg) : NULL;
+	return one_link(self, index, NULL, arg);
+}
+
+static PyObject *ns_by_name(PyObject *self, PyObject *arg)
+{
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+	struct netifc_call none = { 0 };
+	PyObject *raw, *res;
+	int r = netifc_name_arg(arg, &raw);
+
+	if (r < 0)
+		return NULL;
+	if (r == 0)
+		return backend_for(self, st) ? netifc_core_error(st, &none, -ENODEV, arg) : NULL;
+	res = one_link(self, 0, NETIFC_BYTES_DATA(raw), arg);
+	Py_DECREF(raw);
+	return res;
+}
+
+/* Addresses or groups: of one link (index), or of all with their links (index 0). */
+static int addrs_in(PyObject *self, modstate *st, enum netifc_kind kind, int32_t index,
+		    const char *name, struct netifc_links *links, struct netifc_addrs *out)
+{
+	const struct netifc_backend *b = backend_for(self, st);
+	struct netifc_call call = { .opts = st->opts, .ns = NS(self) };
+	int r;
+
+	if (!b)
+		return -1;
+	Py_BEGIN_ALLOW_THREADS
+	r = b->addrs(&call, kind, index, name, links, out);
+	Py_END_ALLOW_THREADS
+	if (r < 0)
+		call_error(st, &call, r, NULL);
+	return r < 0 ? -1 : 0;
+}
+
+PyObject *netifc_ns_iface_addrs(PyObject *self, enum netifc_kind kind, int32_t index,
+				const char *name)
+{
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+	struct netifc_addrs t = { 0 };
+	PyObject *res = NULL;
+
+	if (addrs_in(self, st, kind, index, name, NULL, &t) == 0)
+		res = netifc_addrs_tuple(st, &t);
+	netifc_addrs_free(&t);
+	return res;
+}
+
+static PyObject *ns_interface_addrs(PyObject *self, PyObject *unused)
+{
+	(void)unused;
+	return netifc_ns_iface_addrs(self, NETIFC_UNICAST, 0, NULL);
+}
+
+static PyObject *ns_snapshot(PyObject *self, PyObject *args)
+{
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+	struct netifc_links links = { 0 };
+	struct netifc_addrs addrs = { 0 };
+	PyObject *res = NULL;
+	int multicast = 0;
+
+	if (!PyArg_ParseTuple(args, "|p:_snapshot", &multicast))
+		return NULL;
+	if (addrs_in(self, st, multicast ? NETIFC_MULTICAST : NETIFC_UNICAST, 0, NULL,
+		     &links, &addrs) == 0)
+		res = Py_BuildValue("(NN)", tagged(self, netifc_links_tuple(st, &links)),
+				    netifc_addrs_tuple(st, &addrs));
+	netifc_links_free(&links);
+	netifc_addrs_free(&addrs);
+	return res;
+}
+
+PyObject *netifc_ns_iface_counters(PyObject *self, int32_t index, const char *name, int settings)
+{
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+
+	if (!backend_for(self, st))
+		return NULL;
+	return settings ? netifc_link_settings_of(st, NS(self), index, name)
+			: netifc_counters_of(st, NS(self), index, name);
+}
+
+static PyObject *ns_counters(PyObject *self, PyObject *unused)
+{
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+
+	(void)unused;
+	return backend_for(self, st) ? netifc_counters_all(st, NS(self)) : NULL;
+}
+
+/* The namespace of an open _NetNS, for another file's call; NULL and an exception else. */
+struct netifc_ns *netifc_ns_core(PyObject *o)
+{
+	if (o == NULL || o == Py_None)
+		return NULL;
+	if (NETIFC_TP_DEALLOC(Py_TYPE(o)) != ns_dealloc) {
+		netifc_type_error(PyExc_TypeError, "netns must be a _NetNS, not %U", Py_TYPE(o));
+		return NULL;
+	}
+	if (!backend_for(o, netifc_state_of_type(Py_TYPE(o))))
+		return NULL;
+	return NS(o);
+}
+
+int netifc_ns_fd(PyObject *o)
+{
+	if (NETIFC_TP_DEALLOC(Py_TYPE(o)) != ns_dealloc) {
+		netifc_type_error(PyExc_TypeError, "netns must be a _NetNS, not %U", Py_TYPE(o));
+		return -1;
+	}
+	if (NS(o)->fd < 0) {
+		PyErr_SetString(PyExc_ValueError, "I/O operation on a closed network namespace");
+		return -1;
+	}
+	return NS(o)->fd;
+}
+
+static PyObject *ns_fileno(PyObject *self, PyObject *unused)
+{
+	(void)unused;
+	if (NS(self)->fd < 0)
+		return PyErr_Format(PyExc_ValueError, "I/O operation on a closed network namespace");
+	return PyLong_FromLong(NS(self)->fd);
+}
+
+static PyObject *ns_close(PyObject *self, PyObject *unused)
+{
+	(void)unused;
+	Py_BEGIN_ALLOW_THREADS
+	netifc_ns_close(NS(self));
+	Py_END_ALLOW_THREADS
+	Py_RETURN_NONE;
+}
+
+static PyObject *ns_closed(PyObject *self, void *c)
+{
+	(void)c;
+	return PyBool_FromLong(NS(self)->fd < 0);
+}
+
+static PyMethodDef ns_methods[] = {
+	{"interfaces", ns_interfaces, METH_NOARGS,
+	 "interfaces($self, /)\n--\n\nEvery network interface of the namespace."},
+	{"interface_by_index", ns_by_index, METH_O,
+	 "interface_by_index($self, index, /)\n--\n\nThe namespace's interface with this index."},
+	{"interface_by_name", ns_by_name, METH_O,
+	 "interface_by_name($self, name, /)\n--\n\nThe namespace's interface with this name."},
+	{"interface_addrs", ns_interface_addrs, METH_NOARGS,
+	 "interface_addrs($self, /)\n--\n\nEvery unicast address of the namespace."},
+	{"counters", ns_counters, METH_NOARGS,
+	 "counters($self, /)\n--\n\nEvery interface's counters in the namespace."},
+	{"_snapshot", ns_snapshot, METH_VARARGS,
+	 "_snapshot($self, multicast=False, /)\n--\n\nThe namespace's links and addresses (or groups)."},
+	{"fileno", ns_fileno, METH_NOARGS,
+	 "fileno($self, /)\n--\n\nThe namespace's descriptor (its own duplicate)."},
+	{"close", ns_close, METH_NOARGS,
+	 "close($self, /)\n--\n\nClose the namespace's socket and descriptor (again: nothing)."},
+	{NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef ns_getset[] = {
+	{"closed", ns_closed, NULL, "True once closed.", NULL},
+	{NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot ns_slots[] = {
+	{Py_tp_doc, "Another network namespace: its descriptor and netlink socket (private)."},
+	{Py_tp_new, ns_new},
+	{Py_tp_dealloc, ns_dealloc},
+	{Py_tp_methods, ns_methods},
+	{Py_tp_getset, ns_getset},
+	{0, NULL},
+};
+
+static PyType_Spec ns_spec = {
+	"netifc._netifc._NetNS", sizeof(NetNSObject), 0,
+	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, ns_slots,
+};
+
+int netifc_add_netns_type(PyObject *m, modstate *st)
+{
+	PyObject *tp = PyType_FromModuleAndSpec(m, &ns_spec, NULL);
+
+	(void)st;
+	if (!tp)
+		return -1;
+	return PyModule_AddObject(m, "_NetNS", tp);
+}

@@ -1,0 +1,879 @@
+/*
+ * records.c -- the core's records as immutable Python objects: Interface
+ * and Addr.
+ *
+ * An Addr holds its C record; an Interface the fields of its record and,
+ * after them, only the bytes its link has (addresses, altnames).  Derived values (strings, ipaddress objects, enums) are
+ * computed by getters when asked for, never stored twice.  Equality and
+ * hash use exactly the exposed fields, compared one by one: an Addr's two
+ * lifetimes are left out, as they count down while the address stays the
+ * same.
+ */
+#include <string.h>
+#ifdef _WIN32
+#include <winsock2.h>
+#include <ws2tcpip.h>           /* inet_ntop */
+#else
+#include <arpa/inet.h>
+#include <sys/socket.h>
+#endif
+
+#include "python/module.h"
+
+#define ALTNAME_MAX 128         /* ALTIFNAMSIZ, the NUL included */
+
+
+/* ---- shared ------------------------------------------------------------ */
+
+static void plain_dealloc(PyObject *self)
+{
+	PyTypeObject *tp = Py_TYPE(self);
+
+	NETIFC_TP_FREE(tp)(self);
+	Py_DECREF(tp);
+}
+
+static PyObject *no_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
+{
+	(void)args; (void)kw;
+	return netifc_type_error(PyExc_TypeError,
+				 "cannot create '%U' instances; use netifc's functions", tp);
+}
+
+/* FNV-1a over the fields fed to it, in order. */
+static void hash_add(uint64_t *h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		*h = (*h ^ b[i]) * 1099511628211ull;
+}
+
+static Py_hash_t hash_end(uint64_t h)
+{
+	return (Py_hash_t)h == -1 ? -2 : (Py_hash_t)h;
+}
+
+#define HASH_START 1469598103934665603ull
+#define HASH_FIELD(h, f) hash_add(h, &(f), sizeof(f))
+
+static PyObject *compare(PyObject *a, PyObject *b, int op, int (*same)(PyObject *, PyObject *))
+{
+	int eq;
+
+	if (Py_TYPE(a) != Py_TYPE(b) || (op != Py_EQ && op != Py_NE))
+		Py_RETURN_NOTIMPLEMENTED;
+	eq = same(a, b);
+	return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+
+static PyObject *enum_of(PyObject *cls, unsigned long v)
+{
+	return cls ? PyObject_CallFunction(cls, "k", v) : PyLong_FromUnsignedLong(v);
+}
+
+/* A tuple of the n records of a table, each made by make(st, table, i). */
+static PyObject *tuple_of(modstate *st, const void *table, size_t n,
+			  PyObject *(*make)(modstate *, const void *, size_t))
+{
+	PyObject *tup = PyTuple_New((Py_ssize_t)n), *o;
+	size_t i;
+
+	for (i = 0; tup && i < n; i++) {
+		if (!(o = make(st, table, i))) {
+			Py_CLEAR(tup);
+			break;
+		}
+		NETIFC_TUPLE_SET(tup, (Py_ssize_t)i, o);
+	}
+	return tup;
+}
+
+/* "Type(field=repr, ...)": each field as its attribute returns it. */
+static PyObject *fields_repr(PyObject *self, const char *type, const char *const *fields)
+{
+	PyObject *parts = PyList_New(0), *sep = NULL, *body = NULL, *res = NULL;
+	size_t i;
+
+	for (i = 0; parts && fields[i]; i++) {
+		PyObject *v = PyObject_GetAttrString(self, fields[i]), *s = NULL;
+
+		if (v)
+			s = PyUnicode_FromFormat("%s=%R", fields[i], v);
+		Py_XDECREF(v);
+		if (!s || PyList_Append(parts, s) < 0) {
+			Py_XDECREF(s);
+			Py_CLEAR(parts);
+			break;
+		}
+		Py_DECREF(s);
+	}
+	if (parts && (sep = PyUnicode_FromString(", ")) && (body = PyUnicode_Join(sep, parts)))
+		res = PyUnicode_FromFormat("%s(%U)", type, body);
+	Py_XDECREF(parts);
+	Py_XDECREF(sep);
+	Py_XDECREF(body);
+	return res;
+}
+
+/* ---- Interface --------------------------------------------------------- */
+
+static const char *const operstates[] = {
+	"unknown", "notpresent", "down", "lowerlayerdown", "testing", "dormant", "up",
+};
+
+/* Go's flag bits, from the kernel's IFF_* ones. */
+static unsigned long go_flags(uint32_t f)
+{
+	return ((f & 0x1) ? 1 : 0) | ((f & 0x2) ? 2 : 0) | ((f & 0x8) ? 4 : 0) |
+	       ((f & 0x10) ? 8 : 0) | ((f & 0x1000) ? 16 : 0) | ((f & 0x40) ? 32 : 0);
+}
+
+PyObject *netifc_new_iface(modstate *st, const struct netifc_link *l, const char *pool)
+{
+	size_t n = (size_t)l->hwaddr_len + l->brd_len + l->alt_len;
+	IfaceObject *o = PyObject_NewVar(IfaceObject, st->Interface, (Py_ssize_t)n);
+
+	if (!o)
+		return NULL;
+	o->ns = NULL;
+	o->index = l->index;
+	o->mtu = l->mtu;
+	o->flags = l->flags;
+	o->type = l->type;
+	o->operstate = l->operstate;
+	o->hwaddr_len = l->hwaddr_len;
+	o->brd_len = l->brd_len;
+	memcpy(o->name, l->name, sizeof o->name);
+	memcpy(o->data, l->hwaddr, l->hwaddr_len);
+	memcpy(o->data + l->hwaddr_len, l->brd, l->brd_len);
+	if (l->alt_len)
+		memcpy(o->data + l->hwaddr_len + l->brd_len, pool + l->alt_off, l->alt_len);
+	return (PyObject *)o;
+}
+
+static const uint8_t *iface_brd_at(const IfaceObject *o)
+{
+	return o->data + o->hwaddr_len;
+}
+
+/* The altnames and their length. */
+static const char *iface_alt_at(const IfaceObject *o, size_t *len)
+{
+	*len = (size_t)Py_SIZE(o) - o->hwaddr_len - o->brd_len;
+	return (const char *)o->data + o->hwaddr_len + o->brd_len;
+}
+
+static PyObject *iface_index(PyObject *self, void *c) { (void)c; return PyLong_FromLong(IFACE(self)->index); }
+static PyObject *iface_mtu(PyObject *self, void *c) { (void)c; return PyLong_FromUnsignedLong(IFACE(self)->mtu); }
+static PyObject *iface_type(PyObject *self, void *c) { (void)c; return PyLong_FromLong(IFACE(self)->type); }
+static PyObject *iface_name(PyObject *self, void *c) { (void)c; return PyUnicode_DecodeFSDefault(IFACE(self)->name); }
+static PyObject *iface_raw_flags(PyObject *self, void *c) { (void)c; return PyLong_FromUnsignedLong(IFACE(self)->flags); }
+
+static PyObject *iface_flags(PyObject *self, void *c)
+{
+	(void)c;
+	return enum_of(netifc_state_of_type(Py_TYPE(self))->Flags, go_flags(IFACE(self)->flags));
+}
+
+static PyObject *iface_hw(PyObject *self, void *c)
+{
+	(void)c;
+	return PyBytes_FromStringAndSize((const char *)IFACE(self)->data, IFACE(self)->hwaddr_len);
+}
+
+static PyObject *iface_brd(PyObject *self, void *c)
+{
+	(void)c;
+	return PyBytes_FromStringAndSize((const char *)iface_brd_at(IFACE(self)),
+					 IFACE(self)->brd_len);
+}
+
+static PyObject *iface_hw_str(PyObject *self, void *c)
+{
+	const IfaceObject *o = IFACE(self);
+	char buf[NETIFC_HWADDR_MAX * 3 + 1] = "";
+	int i;
+
+	(void)c;
+	for (i = 0; i < o->hwaddr_len; i++)
+		snprintf(buf + (i ? 3 * i - 1 : 0), 4, i ? ":%02x" : "%02x", o->data[i]);
+	return PyUnicode_FromString(buf);
+}
+
+static PyObject *iface_operstate(PyObject *self, void *c)
+{
+	uint8_t s = IFACE(self)->operstate;
+
+	(void)c;
+	if (s < sizeof operstates / sizeof *operstates)
+		return PyUnicode_FromString(operstates[s]);
+	return PyUnicode_FromFormat("%u", (unsigned)s);
+}
+
+static PyObject *iface_altnames(PyObject *self, void *c)
+{
+	size_t len, at = 0, n;
+	const char *alt = iface_alt_at(IFACE(self), &len);
+	PyObject *list = PyList_New(0), *name, *res;
+
+	(void)c;
+	while (list && at < len) {
+		n = strlen(alt + at);
+		if (!(name = PyUnicode_DecodeFSDefaultAndSize(alt + at, (Py_ssize_t)n)) ||
+		    PyList_Append(list, name) < 0)
+			Py_CLEAR(list);
+		Py_XDECREF(name);
+		at += n + 1;
+	}
+	if (!list)
+		return NULL;
+	res = PyList_AsTuple(list);
+	Py_DECREF(list);
+	return res;
+}
+
+static void iface_dealloc(PyObject *self)
+{
+	Py_CLEAR(IFACE(self)->ns);
+	plain_dealloc(self);
+}
+
+#ifdef __linux__
+/* An Interface a NetNS returned: its addrs() ask that namespace (python/netns.c). */
+void netifc_iface_set_ns(PyObject *iface, PyObject *ns)
+{
+	Py_XSETREF(IFACE(iface)->ns, Py_NewRef(ns));
+}
+#endif
+
+static PyObject *iface_addrs_kind(PyObject *self, enum netifc_kind kind)
+{
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+	const struct netifc_backend *b = st->backend;
+	struct netifc_call call = { .opts = st->opts };
+	struct netifc_addrs t = { 0 };
+	const IfaceObject *o = IFACE(self);
+	PyObject *res;
+	int r;
+
+#ifdef __linux__
+	if (o->ns)
+		return netifc_ns_iface_addrs(o->ns, kind, o->index, o->name);
+#endif
+	Py_BEGIN_ALLOW_THREADS
+	r = b->addrs(&call, kind, o->index, o->name, NULL, &t);
+	Py_END_ALLOW_THREADS
+	res = r < 0 ? netifc_core_error(st, &call, r, NULL) : netifc_addrs_tuple(st, &t);
+	netifc_addrs_free(&t);
+	return res;
+}
+
+static PyObject *iface_addrs(PyObject *self, PyObject *unused)
+{
+	(void)unused;
+	return iface_addrs_kind(self, NETIFC_UNICAST);
+}
+
+static PyObject *iface_maddrs(PyObject *self, PyObject *unused)
+{
+	(void)unused;
+	return iface_addrs_kind(self, NETIFC_MULTICAST);
+}
+
+static PyObject *iface_counters(PyObject *self, PyObject *unused)
+{
+	(void)unused;
+#ifdef __linux__
+	if (IFACE(self)->ns)
+		return netifc_ns_iface_counters(IFACE(self)->ns, IFACE(self)->index,
+						IFACE(self)->name, 0);
+#endif
+	return netifc_counters_of(netifc_state_of_type(Py_TYPE(self)), NULL, IFACE(self)->index,
+				  IFACE(self)->name);
+}
+
+static PyObject *iface_link_settings(PyObject *self, PyObject *unused)
+{
+	(void)unused;
+#ifdef __linux__
+	if (IFACE(self)->ns)
+		return netifc_ns_iface_counters(IFACE(self)->ns, IFACE(self)->index,
+						IFACE(self)->name, 1);
+#endif
+	return netifc_link_settings_of(netifc_state_of_type(Py_TYPE(self)), NULL,
+				       IFACE(self)->index, IFACE(self)->name);
+}
+
+static PyObject *iface_reduce(PyObject *self, PyObject *unused)
+{
+	const IfaceObject *o = IFACE(self);
+	PyObject *mod = PyType_GetModule(Py_TYPE(self)), *fn;
+
+	(void)unused;
+	if (!mod || !(fn = PyObject_GetAttrString(mod, "_interface")))
+		return NULL;
+	return Py_BuildValue("(N(iNkky#iiy#N))", fn, o->index, iface_name(self, NULL),
+			     (unsigned long)o->mtu, (unsigned long)o->flags,
+			     (const char *)o->data, (Py_ssize_t)o->hwaddr_len,
+			     (int)o->type, (int)o->operstate,
+			     (const char *)iface_brd_at(o), (Py_ssize_t)o->brd_len,
+			     iface_altnames(self, NULL));
+}
+
+static const char *const iface_fields[] = {
+	"index", "name", "flags", "raw_flags", "mtu", "hardware_addr", "hardware_broadcast",
+	"operstate", "link_type", "altnames", NULL,
+};
+
+static PyObject *iface_repr(PyObject *self)
+{
+	return fields_repr(self, "Interface", iface_fields);
+}
+
+static int iface_same(PyObject *a, PyObject *b)
+{
+	const IfaceObject *x = IFACE(a), *y = IFACE(b);
+
+	return x->index == y->index && x->mtu == y->mtu && x->flags == y->flags &&
+	       x->type == y->type && x->operstate == y->operstate &&
+	       !strcmp(x->name, y->name) && x->hwaddr_len == y->hwaddr_len &&
+	       x->brd_len == y->brd_len && Py_SIZE(x) == Py_SIZE(y) &&
+	       !memcmp(x->data, y->data, (size_t)Py_SIZE(x));
+}
+
+static Py_hash_t iface_hash(PyObject *self)
+{
+	const IfaceObject *o = IFACE(self);
+	uint64_t h = HASH_START;
+
+	HASH_FIELD(&h, o->index);
+	HASH_FIELD(&h, o->mtu);
+	HASH_FIELD(&h, o->flags);
+	HASH_FIELD(&h, o->type);
+	HASH_FIELD(&h, o->operstate);
+	hash_add(&h, o->name, strlen(o->name) + 1);
+	HASH_FIELD(&h, o->hwaddr_len);
+	HASH_FIELD(&h, o->brd_len);
+	hash_add(&h, o->data, (size_t)Py_SIZE(o));
+	return hash_end(h);
+}
+
+static PyObject *iface_richcompare(PyObject *a, PyObject *b, int op)
+{
+	return compare(a, b, op, iface_same);
+}
+
+static PyGetSetDef iface_getset[] = {
+	{"index", iface_index, NULL, "Interface index (ifindex), positive.", NULL},
+	{"name", iface_name, NULL, "Interface name (filesystem encoding, surrogateescape).", NULL},
+	{"mtu", iface_mtu, NULL, "Maximum transmission unit in bytes.", NULL},
+	{"flags", iface_flags, NULL, "netifc.Flags, Go's bits: up, broadcast, loopback, ...", NULL},
+	{"raw_flags", iface_raw_flags, NULL, "The kernel's whole IFF_* word (LOWER_UP, PROMISC, ...).", NULL},
+	{"hardware_addr", iface_hw, NULL, "Link-layer address as bytes; b'' when none or all zero.", NULL},
+	{"hardware_addr_str", iface_hw_str, NULL, "Link-layer address as 'aa:bb:..'; '' when none.", NULL},
+	{"hardware_broadcast", iface_brd, NULL, "Link-layer broadcast address as the kernel gives it; b'' when none.", NULL},
+	{"operstate", iface_operstate, NULL, "RFC 2863 operational state: 'up', 'down', 'unknown', ...", NULL},
+	{"link_type", iface_type, NULL, "ARPHRD_* link type (1 Ethernet, 772 loopback, ...).", NULL},
+	{"altnames", iface_altnames, NULL, "Alternative names, in the kernel's order; () when none or unknown.", NULL},
+	{NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef iface_methods[] = {
+	{"addrs", iface_addrs, METH_NOARGS,
+	 "addrs($self, /)\n--\n\n"
+	 "This interface's unicast addresses, in kernel order; () once it is gone.\n\n"
+	 "Raises OSError (with errno) when the kernel or the OS fails."},
+	{"multicast_addrs", iface_maddrs, METH_NOARGS,
+	 "multicast_addrs($self, /)\n--\n\n"
+	 "The multicast groups this interface joined; () once it is gone.\n\n"
+	 "Raises OSError (with errno) when the kernel or the OS fails."},
+	{"counters", iface_counters, METH_NOARGS,
+	 "counters($self, /)\n--\n\n"
+	 "This interface's counters (one request for that link, never a dump).\n\n"
+	 "Raises NoSuchInterface once it is gone; OSError when the kernel or the\n"
+	 "OS fails."},
+	{"link_settings", iface_link_settings, METH_NOARGS,
+	 "link_settings($self, /)\n--\n\n"
+	 "This interface's speed (Mb/s) and duplex as a LinkSettings, asked of\n"
+	 "ethtool; None when the link cannot tell (virtual, no driver support,\n"
+	 "gone).\n\n"
+	 "Raises OSError when the OS fails."},
+	{"__reduce__", iface_reduce, METH_NOARGS, NULL},
+	{NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot iface_slots[] = {
+	{Py_tp_doc, "A network interface; immutable, hashable, equal by value."},
+	{Py_tp_new, no_new},
+	{Py_tp_dealloc, iface_dealloc},
+	{Py_tp_repr, iface_repr},
+	{Py_tp_hash, iface_hash},
+	{Py_tp_richcompare, iface_richcompare},
+	{Py_tp_getset, iface_getset},
+	{Py_tp_methods, iface_methods},
+	{0, NULL},
+};
+
+static PyType_Spec iface_spec = {
+	"netifc.Interface", offsetof(IfaceObject, data), 1,
+	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, iface_slots,
+};
+
+static PyObject *link_at(modstate *st, const void *table, size_t i)
+{
+	const struct netifc_links *t = table;
+
+	return netifc_new_iface(st, &t->v[i], t->pool);
+}
+
+PyObject *netifc_links_tuple(modstate *st, const struct netifc_links *t)
+{
+	return tuple_of(st, t, t->n, link_at);
+}
+
+/* ---- Addr ------------------------------------------------------------- */
+
+PyObject *netifc_new_addr(modstate *st, const struct netifc_addr *a)
+{
+	AddrObject *o = PyObject_New(AddrObject, st->Addr);
+
+	if (o)
+		o->a = *a;
+	return (PyObject *)o;
+}
+
+static PyObject *addr_at(modstate *st, const void *table, size_t i)
+{
+	return netifc_new_addr(st, &((const struct netifc_addrs *)table)->v[i]);
+}
+
+PyObject *netifc_addrs_tuple(modstate *st, const struct netifc_addrs *t)
+{
+	return tuple_of(st, t, t->n, addr_at);
+}
+
+static PyObject *ip_text(int family, const uint8_t *p)
+{
+	char buf[INET6_ADDRSTRLEN];
+
+	if (!inet_ntop(family, p, buf, sizeof buf))
+		return PyErr_SetFromErrno(PyExc_OSError);
+	return PyUnicode_FromString(buf);
+}
+
+static PyObject *addr_prefixlen(PyObject *self, void *c) { (void)c; return PyLong_FromLong(ADDR(self)->prefixlen); }
+static PyObject *addr_index(PyObject *self, void *c) { (void)c; return PyLong_FromLong(ADDR(self)->index); }
+static PyObject *addr_scope(PyObject *self, void *c) { (void)c; return PyLong_FromLong(ADDR(self)->scope); }
+static PyObject *addr_zone(PyObject *self, void *c) { (void)c; return PyUnicode_DecodeFSDefault(ADDR(self)->zone); }
+static PyObject *addr_address(PyObject *self, void *c) { (void)c; return ip_text(ADDR(self)->family, ADDR(self)->local); }
+
+static PyObject *addr_family(PyObject *self, void *c)
+{
+	(void)c;
+	return enum_of(netifc_state_of_type(Py_TYPE(self))->AddressFamily, ADDR(self)->family);
+}
+
+static PyObject *addr_peer(PyObject *self, void *c)
+{
+	(void)c;
+	if (!ADDR(self)->has_peer)
+		Py_RETURN_NONE;
+	return ip_text(ADDR(self)->family, ADDR(self)->peer);
+}
+
+static PyObject *addr_broadcast(PyObject *self, void *c)
+{
+	(void)c;
+	if (!ADDR(self)->has_broadcast)
+		Py_RETURN_NONE;
+	return ip_text(ADDR(self)->family, ADDR(self)->broadcast);
+}
+
+/* IFA_F_SECONDARY and IFA_F_TEMPORARY share a bit: the family says which it is. */
+static PyObject *addr_flags(PyObject *self, void *c)
+{
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+
+	(void)c;
+	return enum_of(ADDR(self)->family == AF_INET6 ? st->Addr6Flags : st->AddrFlags,
+		       ADDR(self)->flags);
+}
+
+static PyObject *lifetime(const struct netifc_addr *a, uint32_t v)
+{
+	if (!a->has_lifetimes)
+		Py_RETURN_NONE;
+	return PyLong_FromUnsignedLong(v);
+}
+
+static PyObject *addr_preferred(PyObject *self, void *c) { (void)c; return lifetime(ADDR(self), ADDR(self)->preferred); }
+static PyObject *addr_valid(PyObject *self, void *c) { (void)c; return lifetime(ADDR(self), ADDR(self)->valid); }
+
+/* "192.0.2.1/24", "fe80::1%eth0/64": what ipaddress.ip_interface() reads back. */
+static PyObject *addr_str(PyObject *self)
+{
+	const struct netifc_addr *a = ADDR(self);
+	PyObject *ip = addr_address(self, NULL), *zone = NULL, *res = NULL;
+
+	if (ip && (zone = addr_zone(self, NULL)))
+		res = PyUnicode_GetLength(zone) ? PyUnicode_FromFormat("%U%%%U/%d", ip, zone, a->prefixlen)
+						: PyUnicode_FromFormat("%U/%d", ip, a->prefixlen);
+	Py_XDECREF(ip);
+	Py_XDECREF(zone);
+	return res;
+}
+
+static PyObject *call_ipaddress(const char *fn, PyObject *arg)
+{
+	PyObject *mod = PyImport_ImportModule("ipaddress"), *res = NULL;
+
+	if (mod && arg)
+		res = PyObject_CallMethod(mod, fn, "O", arg);
+	Py_XDECREF(mod);
+	Py_XDECREF(arg);
+	return res;
+}
+
+static PyObject *addr_ip(PyObject *self, void *c)
+{
+	PyObject *ip = addr_address(self, NULL), *zone = addr_zone(self, NULL), *text = NULL;
+
+	(void)c;
+	if (ip && zone)
+		text = PyUnicode_GetLength(zone) ? PyUnicode_FromFormat("%U%%%U", ip, zone)
+						 : Py_NewRef(ip);
+	Py_XDECREF(ip);
+	Py_XDECREF(zone);
+	return call_ipaddress("ip_address", text);
+}
+
+static PyObject *addr_interface(PyObject *self, void *c)
+{
+	(void)c;
+	return call_ipaddress("ip_interface", addr_str(self));
+}
+
+static PyObject *addr_network(PyObject *self, void *c)
+{
+	PyObject *iface = addr_interface(self, c), *res;
+
+	if (!iface)
+		return NULL;
+	res = PyObject_GetAttrString(iface, "network");
+	Py_DECREF(iface);
+	return res;
+}
+
+static PyObject *opt_bytes(int has, const uint8_t *p, size_t n)
+{
+	if (!has)
+		Py_RETURN_NONE;
+	return PyBytes_FromStringAndSize((const char *)p, (Py_ssize_t)n);
+}
+
+static PyObject *addr_reduce(PyObject *self, PyObject *unused)
+{
+	const struct netifc_addr *a = ADDR(self);
+	size_t alen = netifc_family_len(a->family);
+	PyObject *mod = PyType_GetModule(Py_TYPE(self)), *fn;
+
+	(void)unused;
+	if (!mod || !(fn = PyObject_GetAttrString(mod, "_addr")))
+		return NULL;
+	return Py_BuildValue("(N(iy#iiNNikNNN))", fn, a->family, (const char *)a->local,
+			     (Py_ssize_t)alen, a->prefixlen, a->index,
+			     opt_bytes(a->has_peer, a->peer, alen),
+			     opt_bytes(a->has_broadcast, a->broadcast, alen), a->scope,
+			     (unsigned long)a->flags, lifetime(a, a->preferred),
+			     lifetime(a, a->valid), PyUnicode_DecodeFSDefault(a->zone));
+}
+
+static const char *const addr_fields[] = {
+	"family", "address", "prefixlen", "zone", "index", "peer", "broadcast", "scope",
+	"flags", "preferred_lifetime", "valid_lifetime", NULL,
+};
+
+static PyObject *addr_repr(PyObject *self)
+{
+	return fields_repr(self, "Addr", addr_fields);
+}
+
+static int addr_same(PyObject *a, PyObject *b)
+{
+	const struct netifc_addr *x = ADDR(a), *y = ADDR(b);
+	size_t alen = netifc_family_len(x->family);
+
+	return x->family == y->family && x->index == y->index && x->flags == y->flags &&
+	       x->prefixlen == y->prefixlen && x->scope == y->scope &&
+	       !memcmp(x->local, y->local, alen) &&
+	       x->has_peer == y->has_peer && (!x->has_peer || !memcmp(x->peer, y->peer, alen)) &&
+	       x->has_broadcast == y->has_broadcast &&
+	       (!x->has_broadcast || !memcmp(x->broadcast, y->broadcast, alen)) &&
+	       !strcmp(x->zone, y->zone);
+}
+
+static Py_hash_t addr_hash(PyObject *self)
+{
+	const struct netifc_addr *a = ADDR(self);
+	size_t alen = netifc_family_len(a->family);
+	uint64_t h = HASH_START;
+
+	HASH_FIELD(&h, a->family);
+	HASH_FIELD(&h, a->index);
+	HASH_FIELD(&h, a->flags);
+	HASH_FIELD(&h, a->prefixlen);
+	HASH_FIELD(&h, a->scope);
+	hash_add(&h, a->local, alen);
+	HASH_FIELD(&h, a->has_peer);
+	if (a->has_peer)
+		hash_add(&h, a->peer, alen);
+	HASH_FIELD(&h, a->has_broadcast);
+	if (a->has_broadcast)
+		hash_add(&h, a->broadcast, alen);
+	hash_add(&h, a->zone, strlen(a->zone) + 1);
+	return hash_end(h);
+}
+
+static PyObject *addr_richcompare(PyObject *a, PyObject *b, int op)
+{
+	return compare(a, b, op, addr_same);
+}
+
+static PyGetSetDef addr_getset[] = {
+	{"family", addr_family, NULL, "socket.AddressFamily: AF_INET or AF_INET6.", NULL},
+	{"address", addr_address, NULL, "This end's address as text, without zone.", NULL},
+	{"prefixlen", addr_prefixlen, NULL, "Prefix length in bits.", NULL},
+	{"zone", addr_zone, NULL, "Interface name for IPv6 link-local unicast and link-/interface-local multicast, else ''.", NULL},
+	{"index", addr_index, NULL, "Index of the interface the address belongs to.", NULL},
+	{"peer", addr_peer, NULL, "Point-to-point peer address, or None.", NULL},
+	{"broadcast", addr_broadcast, NULL, "IPv4 broadcast address, or None.", NULL},
+	{"scope", addr_scope, NULL, "RT_SCOPE_*: 0 global, 253 link, 254 host.", NULL},
+	{"flags", addr_flags, NULL, "The kernel's IFA_F_* bits: netifc.AddrFlags (IPv4) or netifc.Addr6Flags (IPv6).", NULL},
+	{"preferred_lifetime", addr_preferred, NULL, "Seconds left preferred, netifc.FOREVER, or None when unknown.", NULL},
+	{"valid_lifetime", addr_valid, NULL, "Seconds left valid, netifc.FOREVER, or None when unknown.", NULL},
+	{"ip", addr_ip, NULL, "ipaddress.IPv4Address / IPv6Address (with scope_id).", NULL},
+	{"interface", addr_interface, NULL, "ipaddress.IPv4Interface / IPv6Interface.", NULL},
+	{"network", addr_network, NULL, "ipaddress.IPv4Network / IPv6Network.", NULL},
+	{NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef addr_methods[] = {
+	{"__reduce__", addr_reduce, METH_NOARGS, NULL},
+	{NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot addr_slots[] = {
+	{Py_tp_doc, "An interface address or multicast group; immutable, hashable, equal by value "
+		    "(lifetimes aside)."},
+	{Py_tp_new, no_new},
+	{Py_tp_dealloc, plain_dealloc},
+	{Py_tp_repr, addr_repr},
+	{Py_tp_str, addr_str},
+	{Py_tp_hash, addr_hash},
+	{Py_tp_richcompare, addr_richcompare},
+	{Py_tp_getset, addr_getset},
+	{Py_tp_methods, addr_methods},
+	{0, NULL},
+};
+
+static PyType_Spec addr_spec = {
+	"netifc.Addr", sizeof(AddrObject), 0,
+	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, addr_slots,
+};
+
+/* ---- rebuilding pickled records (every field checked like the parser does) */
+
+static int check_range(long long v, long long lo, long long hi, const char *what)
+{
+	if (v >= lo && v <= hi)
+		return 0;
+	PyErr_Format(PyExc_ValueError, "%s out of range: %lld", what, v);
+	return -1;
+}
+
+/* A name's bytes into out (size bytes, NUL-ended); its length, or -1. */
+static Py_ssize_t name_into(PyObject *name, char *out, size_t size, int allow_empty)
+{
+	PyObject *raw;
+	Py_ssize_t n;
+
+	if (!PyUnicode_Check(name)) {
+		netifc_type_error(PyExc_TypeError, "interface name must be str, not %U",
+				  Py_TYPE(name));
+		return -1;
+	}
+	if (!(raw = PyUnicode_EncodeFSDefault(name)))
+		return -1;
+	n = NETIFC_BYTES_SIZE(raw);
+	if ((size_t)n >= size || (n == 0 && !allow_empty) ||
+	    (Py_ssize_t)strlen(NETIFC_BYTES_DATA(raw)) != n) {
+		Py_DECREF(raw);
+		PyErr_Format(PyExc_ValueError, "invalid interface name %R", name);
+		return -1;
+	}
+	memset(out, 0, size);
+	memcpy(out, NETIFC_BYTES_DATA(raw), (size_t)n);
+	Py_DECREF(raw);
+	return n;
+}
+
+/* A tuple of altnames into l's table of one (pool: where they go). */
+static int altnames_into(PyObject *names, struct netifc_links *t, struct netifc_link *l)
+{
+	char buf[ALTNAME_MAX];
+	Py_ssize_t i, n;
+
+	if (!PyTuple_Check(names)) {
+		PyErr_SetString(PyExc_TypeError, "altnames must be a tuple of str");
+		return -1;
+	}
+	for (i = 0; i < NETIFC_TUPLE_SIZE(names); i++) {
+		if ((n = name_into(NETIFC_TUPLE_ITEM(names, i), buf, sizeof buf, 0)) < 0)
+			return -1;
+		if (netifc_links_add_altname(t, l, buf, (size_t)n) < 0) {
+			PyErr_NoMemory();
+			return -1;
+		}
+	}
+	return 0;
+}
+
+PyObject *netifc_make_interface(PyObject *m, PyObject *args)
+{
+	modstate *st = PyModule_GetState(m);
+	long long index, mtu, flags, type, oper;
+	struct netifc_links t = { 0 };
+	struct netifc_link *l;
+	PyObject *name, *alt, *res = NULL;
+	const char *hw, *brd;
+	Py_ssize_t hw_len, brd_len;
+
+	if (!PyArg_ParseTuple(args, "LULLy#LLy#O:_interface", &index, &name, &mtu, &flags,
+			      &hw, &hw_len, &type, &oper, &brd, &brd_len, &alt))
+		return NULL;
+	if (!(l = netifc_links_push(&t))) {
+		PyErr_NoMemory();
+		goto out;
+	}
+	if (check_range(index, 1, 0x7fffffff, "index") || check_range(mtu, 0, 0xffffffffLL, "mtu") ||
+	    check_range(flags, 0, 0xffffffffLL, "flags") || check_range(type, 0, 0xffff, "link_type") ||
+	    check_range(oper, 0, 0xff, "operstate") ||
+	    check_range(hw_len, 0, NETIFC_HWADDR_MAX, "hardware address length") ||
+	    check_range(brd_len, 0, NETIFC_HWADDR_MAX, "hardware broadcast length") ||
+	    name_into(name, l->name, NETIFC_NAMESIZ, 0) < 0 || altnames_into(alt, &t, l) < 0)
+		goto out;
+	l->index = (int32_t)index;
+	l->mtu = (uint32_t)mtu;
+	l->flags = (uint32_t)flags;
+	l->type = (uint16_t)type;
+	l->operstate = (uint8_t)oper;
+	netifc_hwaddr_set(l, hw, (size_t)hw_len);
+	netifc_brd_set(l, brd, (size_t)brd_len);
+	res = netifc_new_iface(st, l, t.pool);
+out:
+	netifc_links_free(&t);
+	return res;
+}
+
+static int ip_into(PyObject *o, size_t alen, uint8_t *out, uint8_t *has)
+{
+	char *p;
+	Py_ssize_t n;
+
+	if (o == Py_None)
+		return 0;
+	if (PyBytes_AsStringAndSize(o, &p, &n) < 0)
+		return -1;
+	if ((size_t)n != alen) {
+		PyErr_SetString(PyExc_ValueError, "address length does not match the family");
+		return -1;
+	}
+	memcpy(out, p, alen);
+	if (has)
+		*has = 1;
+	return 0;
+}
+
+/* A lifetime: None (unknown) or seconds; *known is set for seconds. */
+static int lifetime_into(PyObject *o, uint32_t *out, int *known, const char *what)
+{
+	long long v;
+
+	if (o == Py_None)
+		return 0;
+	if (!PyLong_Check(o)) {
+		PyErr_Format(PyExc_TypeError, "%s must be int or None", what);
+		return -1;
+	}
+	v = PyLong_AsLongLong(o);
+	if ((v == -1 && PyErr_Occurred()) || check_range(v, 0, 0xffffffffLL, what) < 0)
+		return -1;
+	*out = (uint32_t)v;
+	*known = 1;
+	return 0;
+}
+
+/* Whether the backends' own rules (addr.c) would give a different record. */
+static int parser_would_change(const struct netifc_addr *a)
+{
+	struct netifc_addr b = *a;
+
+	if (netifc_addr_needs_zone(a) && !a->zone[0])
+		return 1;
+	netifc_addr_finish(&b, a->zone);
+	return memcmp(&b, a, sizeof b) != 0;
+}
+
+PyObject *netifc_make_addr(PyObject *m, PyObject *args)
+{
+	modstate *st = PyModule_GetState(m);
+	long long family, prefixlen, index, scope, flags;
+	PyObject *local, *peer, *brd, *zone, *pref, *valid;
+	int pref_known = 0, valid_known = 0;
+	struct netifc_addr a;
+	size_t alen;
+
+	if (!PyArg_ParseTuple(args, "LSLLOOLLOOU:_addr", &family, &local, &prefixlen, &index,
+			      &peer, &brd, &scope, &flags, &pref, &valid, &zone))
+		return NULL;
+	memset(&a, 0, sizeof a);
+	alen = netifc_family_len((int)family);
+	if (!alen || family != (int)family)
+		return PyErr_Format(PyExc_ValueError, "unsupported address family %lld", family);
+	if (check_range(prefixlen, 0, (long long)alen * 8, "prefixlen") ||
+	    check_range(index, 1, 0x7fffffff, "index") || check_range(scope, 0, 255, "scope") ||
+	    check_range(flags, 0, 0xffffffffLL, "flags") ||
+	    lifetime_into(pref, &a.preferred, &pref_known, "preferred_lifetime") ||
+	    lifetime_into(valid, &a.valid, &valid_known, "valid_lifetime") ||
+	    ip_into(local, alen, a.local, NULL) || ip_into(peer, alen, a.peer, &a.has_peer) ||
+	    ip_into(brd, alen, a.broadcast, &a.has_broadcast) ||
+	    name_into(zone, a.zone, NETIFC_NAMESIZ, 1) < 0)
+		return NULL;
+	if (pref_known != valid_known)
+		return PyErr_Format(PyExc_ValueError, "lifetimes must both be known or both None");
+	a.has_lifetimes = (uint8_t)pref_known;
+	a.family = (uint8_t)family;
+	a.prefixlen = (uint8_t)prefixlen;
+	a.index = (int32_t)index;
+	a.scope = (uint8_t)scope;
+	a.flags = (uint32_t)flags;
+	if (parser_would_change(&a))
+		return PyErr_Format(PyExc_ValueError,
+				    "fields no address has together (a zone only on link-local IPv6, and "
+				    "there always; no broadcast on /31 or /32; no peer equal to the address)");
+	return netifc_new_addr(st, &a);
+}
+
+int netifc_add_types(PyObject *m, modstate *st)
+{
+	st->Interface = (PyTypeObject *)PyType_FromModuleAndSpec(m, &iface_spec, NULL);
+	st->Addr = (PyTypeObject *)PyType_FromModuleAndSpec(m, &addr_spec, NULL);
+	if (!st->Interface || !st->Addr)
+		return -1;
+	if (PyModule_AddObject(m, "Interface", Py_NewRef(st->Interface)) < 0 ||
+	    PyModule_AddObject(m, "Addr", Py_NewRef(st->Addr)) < 0)
+		return -1;
+	return 0;
+}
