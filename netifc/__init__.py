@@ -11,10 +11,9 @@ Go's ``net`` interface API on a C core::
 """
 from __future__ import annotations
 
-import enum as _enum
 import os as _os
 import warnings as _warnings
-from typing import TYPE_CHECKING, Final, Iterator
+from typing import TYPE_CHECKING, Final
 
 try:
     from . import _netifc
@@ -42,6 +41,17 @@ from ._netifc import (
     interfaces,
 )
 from ._netifc import Counters, LinkSettings, counters
+from .enums import (
+    Addr6Flags,
+    AddrFlags,
+    Flags,
+    LinkType,
+    RouteFlags,
+    RouteProtocol,
+    RouteType,
+    Scope,
+)
+from .snapshot import Snapshot, multicast_snapshot, snapshot
 from .watch import (
     AddrAdded,
     AddrChanged,
@@ -58,7 +68,7 @@ from .watch import (
     live,
 )
 from .render import render_brief, render_json, render_text, to_json
-from .routing import Gateway, NextHop, Route, RouteType, default_gateways, route_get, routes
+from .routing import Gateway, NextHop, Route, default_gateways, route_get, routes
 from .netns import NetNS
 
 __all__ = [
@@ -66,7 +76,10 @@ __all__ = [
     "Gateway",
     "NextHop",
     "Route",
+    "RouteFlags",
+    "RouteProtocol",
     "RouteType",
+    "Scope",
     "default_gateways",
     "route_get",
     "routes",
@@ -84,6 +97,7 @@ __all__ = [
     "Interface",
     "LinkAdded",
     "LinkChanged",
+    "LinkType",
     "LinkSettings",
     "LinkRemoved",
     "Live",
@@ -113,78 +127,6 @@ FOREVER: Final[int] = 0xFFFFFFFF
 """An address lifetime that never runs out (what ``ip -j`` prints as 4294967295)."""
 
 
-class _TextFlag(_enum.IntFlag):
-    """An IntFlag whose text is its set members' names, lower case, joined by
-    "|" in value order, then any bits without a name as one hex number
-    ("up|0x400"); "0" when no bit is set: Go's form for net.Flags.
-
-    A format spec formats the int (``f"{flags:#x}"``); an empty one, the text.
-    """
-
-    def __str__(self) -> str:
-        value = int(self)
-        words = []
-        for member in type(self):
-            if value & member.value:
-                words.append(str(member.name).lower())
-                value &= ~member.value
-        if value:
-            words.append(hex(value))
-        return "|".join(words) if words else "0"
-
-    def __format__(self, spec: str) -> str:
-        return format(int(self), spec) if spec else str(self)
-
-
-class Flags(_TextFlag):
-    """Interface flags, with Go's bit values and Go's text form."""
-
-    UP = 1
-    BROADCAST = 2
-    LOOPBACK = 4
-    POINTTOPOINT = 8
-    MULTICAST = 16
-    RUNNING = 32
-
-
-class AddrFlags(_TextFlag):
-    """Flags of an IPv4 address or of a multicast group: the kernel's IFA_F_* bits."""
-
-    SECONDARY = 0x01
-    NODAD = 0x02
-    OPTIMISTIC = 0x04
-    DADFAILED = 0x08
-    HOMEADDRESS = 0x10
-    DEPRECATED = 0x20
-    TENTATIVE = 0x40
-    PERMANENT = 0x80
-    MANAGETEMPADDR = 0x100
-    NOPREFIXROUTE = 0x200
-    MCAUTOJOIN = 0x400
-    STABLE_PRIVACY = 0x800
-
-
-class Addr6Flags(_TextFlag):
-    """Flags of an IPv6 address: the kernel's IFA_F_* bits, where 0x01 means
-    a temporary (privacy) address, not a secondary one."""
-
-    TEMPORARY = 0x01
-    NODAD = 0x02
-    OPTIMISTIC = 0x04
-    DADFAILED = 0x08
-    HOMEADDRESS = 0x10
-    DEPRECATED = 0x20
-    TENTATIVE = 0x40
-    PERMANENT = 0x80
-    MANAGETEMPADDR = 0x100
-    NOPREFIXROUTE = 0x200
-    MCAUTOJOIN = 0x400
-    STABLE_PRIVACY = 0x800
-
-
-_netifc._register(Flags, AddrFlags, Addr6Flags)
-
-
 def _choose_backend() -> None:
     """NETIFC_BACKEND names the backend; a wrong name warns and keeps the default."""
     name = _os.environ.get("NETIFC_BACKEND", "")
@@ -203,104 +145,6 @@ def _choose_backend() -> None:
 
 
 _choose_backend()
-
-
-class Snapshot:
-    """Every interface with its addresses, from one link dump and one address dump.
-
-    Each address's ``index`` names an interface of the same snapshot.
-    """
-
-    __slots__ = ("interfaces", "addrs", "_by_index", "_by_name", "_addrs_of")
-
-    interfaces: tuple[Interface, ...]
-    addrs: tuple[Addr, ...]
-
-    def __init__(self, interfaces: tuple[Interface, ...], addrs: tuple[Addr, ...]) -> None:
-        self.interfaces = interfaces
-        self.addrs = addrs
-        # The lookup tables are made on first use: a snapshot that is only
-        # listed costs nothing more than its two dumps.
-        self._by_index: dict[int, Interface] | None = None
-        self._by_name: dict[str, Interface] | None = None
-        self._addrs_of: dict[int, tuple[Addr, ...]] | None = None
-
-    def _index(self) -> dict[int, Interface]:
-        if self._by_index is None:
-            self._by_index = {i.index: i for i in self.interfaces}
-        return self._by_index
-
-    def _names(self) -> dict[str, Interface]:
-        if self._by_name is None:
-            self._by_name = {i.name: i for i in self.interfaces}
-        return self._by_name
-
-    def _grouped(self) -> dict[int, tuple[Addr, ...]]:
-        if self._addrs_of is None:
-            grouped: dict[int, list[Addr]] = {i.index: [] for i in self.interfaces}
-            for a in self.addrs:
-                grouped.setdefault(a.index, []).append(a)
-            self._addrs_of = {k: tuple(v) for k, v in grouped.items()}
-        return self._addrs_of
-
-    def by_index(self, index: int) -> Interface:
-        """The interface with this index.
-
-        Raises TypeError unless index is an int (bool is refused);
-        NoSuchInterface when the snapshot has no interface with it.
-        """
-        if not isinstance(index, int) or isinstance(index, bool):
-            raise TypeError(f"interface index must be int, not {type(index).__name__}")
-        try:
-            return self._index()[index]
-        except KeyError:
-            raise NoSuchInterface(f"no such network interface: {index!r}") from None
-
-    def by_name(self, name: str) -> Interface:
-        """The interface with this name.
-
-        Raises TypeError unless name is a str; NoSuchInterface when the
-        snapshot has no interface with it.
-        """
-        if not isinstance(name, str):
-            raise TypeError(f"interface name must be str, not {type(name).__name__}")
-        try:
-            return self._names()[name]
-        except KeyError:
-            raise NoSuchInterface(f"no such network interface: {name!r}") from None
-
-    def addrs_of(self, interface: Interface | int) -> tuple[Addr, ...]:
-        """The addresses of an Interface or interface index, in kernel order.
-
-        Raises TypeError and NoSuchInterface as by_index() does.
-        """
-        index = interface.index if isinstance(interface, Interface) else interface
-        return self._grouped()[self.by_index(index).index]
-
-    def __iter__(self) -> Iterator[Interface]:
-        return iter(self.interfaces)
-
-    def __len__(self) -> int:
-        return len(self.interfaces)
-
-    def __repr__(self) -> str:
-        return f"<netifc.Snapshot: {len(self.interfaces)} interfaces, {len(self.addrs)} addresses>"
-
-
-def snapshot() -> Snapshot:
-    """Every interface and every unicast address, consistent with each other.
-
-    Raises OSError when the kernel or the OS fails.
-    """
-    return Snapshot(*_netifc._snapshot(False))
-
-
-def multicast_snapshot() -> Snapshot:
-    """Every interface and every multicast group, consistent with each other.
-
-    Raises OSError when the kernel or the OS fails.
-    """
-    return Snapshot(*_netifc._snapshot(True))
 
 
 backend: str

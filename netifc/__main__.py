@@ -108,7 +108,7 @@ def _write(text: str) -> None:
 def _event_at(event: netifc.Event) -> Tuple[Optional[netifc.Interface], Optional[netifc.Addr]]:
     """The interface, or the address or group, an event is about."""
     if isinstance(event, (netifc.LinkAdded, netifc.LinkRemoved)):
-        return event.interface, None
+        return event.link, None
     if isinstance(event, netifc.LinkChanged):
         return event.new, None
     if isinstance(event, (netifc.AddrAdded, netifc.AddrRemoved)):

@@ -11,18 +11,14 @@ from __future__ import annotations
 import errno
 import os
 import sys
-import ipaddress
-import socket
-from typing import TYPE_CHECKING, Dict, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Optional, Tuple, Union
 
 from . import _netifc
-from ._netifc import Addr, Interface
+from .namespace import Namespace
+from .watch import Live, Watcher
 
 if TYPE_CHECKING:
-    from . import Counters, Snapshot
     from ._netifc import _NetNS
-    from .routing import Gateway, Route
-    from .watch import Live, Watcher
 
 __all__ = ["NetNS"]
 
@@ -57,14 +53,14 @@ def _entered(fd: int, what: str, path: Optional[str]) -> _NetNS:
         raise OSError(e.errno, f"network namespace {what}: {e.strerror}", path) from None
 
 
-class NetNS:
+class NetNS(Namespace):
     """A network namespace other than the calling thread's (or the same one, by
     path): ``NetNS("blue")`` as ``ip netns`` names it (/run/netns/blue), a path
     such as ``/proc/PID/ns/net``, or an open descriptor (duplicated: the
     caller keeps and closes its own).
 
-    Its methods are the module's, for that namespace; the calling thread never
-    moves. Interfaces it returns ask it for their ``addrs()`` and
+    Its methods are the module's, for that namespace (a Namespace's); the
+    calling thread never moves. Interfaces it returns ask it for their ``addrs()`` and
     ``multicast_addrs()``. Safe to share between threads (one kernel request
     at a time per NetNS; several NetNS work at once). A context manager;
     ``close()`` closes its socket and descriptor. While open it keeps the
@@ -73,19 +69,23 @@ class NetNS:
 
     Raises FileNotFoundError for a missing namespace, PermissionError without
     the privilege to enter it (CAP_SYS_ADMIN), OSError(EINVAL) for a file that
-    is no network namespace, ValueError for an invalid name, TypeError for
-    another type, NotImplementedError where the backend (getifaddrs) or the
+    is no network namespace, ValueError for an invalid namespace name (empty,
+    ".", "..", or holding a NUL), TypeError for another type, NotImplementedError where the backend (getifaddrs) or the
     platform cannot look into another namespace.
     """
 
-    __slots__ = ("name", "path", "_ns", "__weakref__")
+    __slots__ = ("name", "path", "__weakref__")
 
     name: Optional[str]
     """The name it was opened by (as ``ip netns`` lists it), else None."""
     path: Optional[str]
     """The file it was opened from, None when given a descriptor."""
+    _ns: _NetNS
 
     def __init__(self, netns: Union[str, "os.PathLike[str]", int]) -> None:
+        if isinstance(netns, bool) or not isinstance(netns, (str, int, os.PathLike)):
+            raise TypeError("NetNS: netns must be a name, a path or a file descriptor,"
+                            f" not {type(netns).__name__}")
         if not hasattr(_netifc, "_NetNS"):
             raise NotImplementedError(
                 f"netifc: network namespaces are Linux's; {sys.platform} has none")
@@ -93,9 +93,6 @@ class NetNS:
             raise NotImplementedError(
                 f"netifc: the {_netifc._backend()} backend cannot look into another network"
                 " namespace (the netlink backend can)")
-        if isinstance(netns, bool) or not isinstance(netns, (str, int, os.PathLike)):
-            raise TypeError("network namespace must be a name, a path or a file descriptor,"
-                            f" not {type(netns).__name__}")
         if isinstance(netns, int):
             self.name, self.path = None, None
             self._ns = _entered(netns, f"fd {netns}", None)
@@ -115,104 +112,15 @@ class NetNS:
         finally:
             os.close(fd)
 
-    # -- the module's calls, in this namespace ------------------------------------
-
-    def interfaces(self) -> Tuple[Interface, ...]:
-        """Every interface of the namespace, in kernel order (one link dump).
-
-        Raises OSError when the kernel fails; ValueError once closed.
-        """
-        return self._ns.interfaces()
-
-    def interface_by_index(self, index: int) -> Interface:
-        """The namespace's interface with this index (one request for that link).
-
-        Raises TypeError, ValueError, NoSuchInterface and OSError as
-        netifc.interface_by_index() does; ValueError once closed.
-        """
-        return self._ns.interface_by_index(index)
-
-    def interface_by_name(self, name: str) -> Interface:
-        """The namespace's interface with this (primary) name.
-
-        Raises TypeError, ValueError, NoSuchInterface and OSError as
-        netifc.interface_by_name() does; ValueError once closed.
-        """
-        return self._ns.interface_by_name(name)
-
-    def interface_addrs(self) -> Tuple[Addr, ...]:
-        """Every unicast address of the namespace.
-
-        Raises OSError when the kernel fails; ValueError once closed.
-        """
-        return self._ns.interface_addrs()
-
-    def snapshot(self) -> Snapshot:
-        """Every interface and unicast address of the namespace, consistent
-        with each other (as netifc.snapshot()).
-
-        Raises OSError when the kernel fails; ValueError once closed.
-        """
-        from . import Snapshot
-        return Snapshot(*self._ns._snapshot(False))
-
-    def multicast_snapshot(self) -> Snapshot:
-        """Every interface and multicast group of the namespace.
-
-        Raises OSError when the kernel fails; ValueError once closed.
-        """
-        from . import Snapshot
-        return Snapshot(*self._ns._snapshot(True))
-
-    def _snapshot(self, multicast: bool) -> Tuple[Tuple[Interface, ...], Tuple[Addr, ...]]:
-        return self._ns._snapshot(multicast)
-
-    def counters(self) -> Tuple[Counters, ...]:
-        """Every interface's counters in the namespace (as netifc.counters()).
-
-        Raises OSError when the kernel fails; ValueError once closed.
-        """
-        return self._ns.counters()
-
-    def routes(self, family: Optional[int] = None,
-               table: Union[int, str] = "main") -> Tuple[Route, ...]:
-        """The namespace's routes (as netifc.routes()).
-
-        Raises TypeError, ValueError and OSError as netifc.routes() does;
-        ValueError once closed.
-        """
-        from .routing import _family_number, _table_number
-        return _netifc._routes(_family_number(family), _table_number(table), self._ns)
-
-    def route_get(self, destination: Union[str, ipaddress.IPv4Address,
-                                           ipaddress.IPv6Address]) -> Route:
-        """The route the namespace's kernel would choose (as netifc.route_get());
-        a zone names one of the namespace's interfaces.
-
-        Raises TypeError, ValueError and OSError as netifc.route_get() does;
-        ValueError once closed.
-        """
-        from .routing import _destination
-        family, packed, index = _destination(destination, self.interface_by_name)
-        return _netifc._route_get(family, packed, index, self._ns)
-
-    def default_gateways(self) -> Dict[socket.AddressFamily, Tuple[Gateway, ...]]:
-        """The namespace's default gateways (as netifc.default_gateways()).
-
-        Raises OSError when the kernel fails; ValueError once closed.
-        """
-        from .routing import _gateways
-        return _gateways(self.routes(None, "main"))
+    # -- its live tables (the module's calls are Namespace's) ----------------------
 
     def Watcher(self) -> Watcher:  # noqa: N802 -- named as the class it makes
         """A netifc.Watcher of this namespace's changes."""
-        from .watch import Watcher
-        return Watcher(netns=self)
+        return Watcher(self)
 
     def live(self) -> Live:
         """netifc.live() tables of this namespace."""
-        from .watch import Live
-        return Live(netns=self)
+        return Live(self)
 
     # -- the namespace itself ----------------------------------------------------------
 

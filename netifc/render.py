@@ -314,7 +314,7 @@ def _event_parts(event: Event) -> Tuple[bool, Optional[Interface], Optional[Addr
     """(removed, interface, address or group, is a group) of an event."""
     from . import watch as ev
     if isinstance(event, (ev.LinkAdded, ev.LinkRemoved)):
-        return (isinstance(event, ev.LinkRemoved), event.interface, None, False)
+        return (isinstance(event, ev.LinkRemoved), event.link, None, False)
     if isinstance(event, ev.LinkChanged):
         return (False, event.new, None, False)
     if isinstance(event, (ev.AddrAdded, ev.AddrRemoved)):
@@ -365,7 +365,7 @@ def event_json(event: Event) -> Dict[str, JSONValue]:
     from . import watch as ev
     d: Dict[str, JSONValue] = {"event": _EVENT_NAMES[type(event).__name__]}
     if isinstance(event, (ev.LinkAdded, ev.LinkRemoved)):
-        d["interface"] = _link_json(event.interface)
+        d["link"] = _link_json(event.link)
     elif isinstance(event, ev.LinkChanged):
         d.update(old=_link_json(event.old), new=_link_json(event.new))
     elif isinstance(event, (ev.AddrAdded, ev.AddrRemoved)):

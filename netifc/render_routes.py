@@ -4,7 +4,8 @@ from __future__ import annotations
 import socket
 from typing import Any, Dict, List, Optional, Sequence
 
-from .routing import Route, RouteType, table_name
+from .enums import RouteType
+from .routing import Route, table_name
 
 _MAIN = 254
 _BOOT = 3
@@ -73,7 +74,7 @@ def route_line(r: Route, show_table: bool, protocols: Dict[int, str]) -> str:
     if via:
         words.append(via)
     if r.index:
-        words.append(f"dev {r.interface or f'if{r.index}'}")
+        words.append(f"dev {r.ifname or f'if{r.index}'}")
     if show_table and r.table != _MAIN:
         words.append(f"table {table_name(r.table)}")
     if not r.flags & 0x200:     # RTM_F_CLONED: what route_get returns
@@ -95,7 +96,7 @@ def route_line(r: Route, show_table: bool, protocols: Dict[int, str]) -> str:
         if via:
             hop.append(via)
         if h.index:
-            hop.append(f"dev {h.interface or f'if{h.index}'}")
+            hop.append(f"dev {h.ifname or f'if{h.index}'}")
         hop.append(f"weight {h.weight}")
         hop += flag_words(h.flags)
         lines.append("\t" + " ".join(hop))
@@ -128,7 +129,7 @@ def route_json(r: Route, show_table: bool = False,
         else:
             out["via"] = _via_json(r.gateway, r.family)
     if r.index:
-        out["dev"] = r.interface or f"if{r.index}"
+        out["dev"] = r.ifname or f"if{r.index}"
     if show_table and r.table != _MAIN:
         out["table"] = table_name(r.table)
     if not r.flags & 0x200:
@@ -150,7 +151,7 @@ def route_json(r: Route, show_table: bool = False,
             if h.gateway is not None:
                 hop["gateway"] = h.gateway
             if h.index:
-                hop["dev"] = h.interface or f"if{h.index}"
+                hop["dev"] = h.ifname or f"if{h.index}"
             hop["weight"] = h.weight
             hop["flags"] = flag_words(h.flags)
             hops.append(hop)

@@ -7,13 +7,16 @@ names, the default gateways per family, and the checks of what callers pass.
 from __future__ import annotations
 
 import dataclasses
-import enum
 import ipaddress
 import socket
-from typing import Callable, Dict, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Dict, Optional, Tuple, Union
 
 from . import _netifc
 from ._netifc import Interface
+from .enums import RouteType as RouteType
+
+if TYPE_CHECKING:
+    from ._netifc import _NetNS
 
 if hasattr(_netifc, "Route"):
     from ._netifc import NextHop as NextHop, Route as Route
@@ -25,45 +28,8 @@ else:   # not Linux: the names exist, the calls say why they cannot work
         """One next hop of a multipath route (Linux only)."""
 
 
-class RouteType(enum.IntEnum):
-    """A route's type: the kernel's RTN_* values; its text as ``ip route`` prints it."""
-
-    UNSPEC = 0
-    UNICAST = 1
-    LOCAL = 2
-    BROADCAST = 3
-    ANYCAST = 4
-    MULTICAST = 5
-    BLACKHOLE = 6
-    UNREACHABLE = 7
-    PROHIBIT = 8
-    THROW = 9
-    NAT = 10
-    XRESOLVE = 11
-
-    @classmethod
-    def _missing_(cls, value: object) -> Optional[RouteType]:
-        # A type newer than this list keeps its number (its text is the number).
-        if isinstance(value, int) and 0 <= value <= 255:
-            member = int.__new__(cls, value)
-            member._name_ = str(value)
-            member._value_ = value
-            return member
-        return None
-
-    def __str__(self) -> str:
-        return self.name.lower()
-
-
 # Compared with a plain int: an enum member's lookup costs a microsecond.
 _UNICAST = int(RouteType.UNICAST)
-
-if hasattr(_netifc, "_register_routes"):
-    # Members by number, for the C getters: looked up, not made, per access.
-    _netifc._register_routes(
-        tuple(RouteType(i) for i in range(256)),
-        tuple(socket.AddressFamily(i) if i in (socket.AF_INET, socket.AF_INET6) else i
-              for i in range(socket.AF_INET6 + 1)))
 
 # The tables iproute2 reserves, by name; /etc/iproute2/rt_tables may add more.
 TABLES: Dict[str, int] = {"default": 253, "main": 254, "local": 255}
@@ -151,15 +117,21 @@ def routes(family: Optional[int] = None, table: Union[int, str] = "main") -> Tup
     routes. Raises TypeError or ValueError for a bad family or table;
     OSError when the kernel fails.
     """
+    return _routes_in(None, family, table)
+
+
+def _routes_in(ns: Optional[_NetNS], family: Optional[int],
+               table: Union[int, str]) -> Tuple[Route, ...]:
+    """routes() in the caller's namespace (ns None) or in ns (NetNS.routes())."""
     fam, number = _family_number(family), _table_number(table)
     if not hasattr(_netifc, "_routes"):
         raise _linux_only()
-    return _netifc._routes(fam, number)
+    return _netifc._routes(fam, number, ns)
 
 
 def _destination(
     destination: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address],
-    by_name: Callable[[str], Interface] = _netifc.interface_by_name,
+    by_name: Callable[[str], Interface],
 ) -> Tuple[int, bytes, int]:
     """(family, packed address, interface index of its zone or 0)."""
     if isinstance(destination, str) and "%" not in destination:
@@ -203,10 +175,17 @@ def route_get(destination: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Addre
     errno when there is no route (ENETUNREACH; EHOSTUNREACH or EACCES for
     an unreachable or prohibit route; EINVAL for a blackhole one).
     """
-    family, packed, index = _destination(destination)
+    return _route_get_in(None, _netifc.interface_by_name, destination)
+
+
+def _route_get_in(ns: Optional[_NetNS], by_name: Callable[[str], Interface],
+                  destination: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address]) -> Route:
+    """route_get() in the caller's namespace (ns None) or in ns; by_name: that
+    namespace's interface_by_name, for a zone."""
+    family, packed, index = _destination(destination, by_name)
     if not hasattr(_netifc, "_route_get"):
         raise _linux_only()
-    return _netifc._route_get(family, packed, index)
+    return _netifc._route_get(family, packed, index, ns)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -216,18 +195,18 @@ class Gateway:
     route it comes from."""
 
     gateway: str
-    interface: str
+    ifname: str
     index: int
     metric: int
     route: Route
 
 
-def _zoned(gateway: str, interface: str) -> str:
+def _zoned(gateway: str, ifname: str) -> str:
     """An IPv6 link-local gateway (fe80::/10) with its zone."""
-    if ":" in gateway and interface:
+    if ":" in gateway and ifname:
         packed = socket.inet_pton(socket.AF_INET6, gateway)
         if packed[0] == 0xFE and packed[1] & 0xC0 == 0x80:
-            return f"{gateway}%{interface}"
+            return f"{gateway}%{ifname}"
     return gateway
 
 
@@ -237,7 +216,7 @@ def default_gateways() -> Dict[socket.AddressFamily, Tuple[Gateway, ...]]:
     default route gives one Gateway per next hop. A family with no default
     gateway is left out. Raises OSError when the kernel fails.
     """
-    return _gateways(routes(None, "main"))
+    return _gateways(_routes_in(None, None, "main"))
 
 
 def _gateways(main: Tuple[Route, ...]) -> Dict[socket.AddressFamily, Tuple[Gateway, ...]]:
@@ -246,8 +225,8 @@ def _gateways(main: Tuple[Route, ...]) -> Dict[socket.AddressFamily, Tuple[Gatew
     for r in main:
         if r.prefixlen or r.type != _UNICAST:
             continue
-        hops = [(h.gateway, h.interface, h.index) for h in r.nexthops] or \
-               [(r.gateway, r.interface, r.index)]
+        hops = [(h.gateway, h.ifname, h.index) for h in r.nexthops] or \
+               [(r.gateway, r.ifname, r.index)]
         for gw, name, index in hops:
             if gw is not None:
                 found.setdefault(r.family, []).append(

@@ -26,11 +26,11 @@ from typing import (TYPE_CHECKING, AsyncIterator, Deque, Dict, Iterator, List, O
 
 from . import _netifc
 from ._netifc import Addr, Interface
+from .namespace import Namespace, _ns_of
+from .snapshot import Snapshot
 
 if TYPE_CHECKING:
-    from . import Snapshot
     from ._netifc import _Tables
-    from .netns import NetNS
 
 __all__ = [
     "Event", "LinkAdded", "LinkChanged", "LinkRemoved", "AddrAdded", "AddrChanged",
@@ -56,8 +56,8 @@ class Event:
 class LinkAdded(Event):
     """A new interface."""
 
-    __slots__ = ("interface",)
-    interface: Interface
+    __slots__ = ("link",)
+    link: Interface
 
 
 @dataclass(frozen=True)
@@ -74,8 +74,8 @@ class LinkRemoved(Event):
     """An interface that is gone (deleted, or moved to another namespace): its
     last record. Its addresses and groups went before it."""
 
-    __slots__ = ("interface",)
-    interface: Interface
+    __slots__ = ("link",)
+    link: Interface
 
 
 @dataclass(frozen=True)
@@ -153,12 +153,13 @@ def _no_netlink() -> NotImplementedError:
         f"netifc: change notifications need Linux's rtnetlink, which {sys.platform} lacks")
 
 
-def _tables(live: bool, netns: Optional[NetNS] = None) -> _Tables:
+def _tables(live: bool, netns: Optional[Namespace] = None) -> _Tables:
     """The C tables: a socket subscribed to changes first, then the dumps (in
     the thread's network namespace, or in netns)."""
+    ns = _ns_of(netns, "Watcher")
     if not hasattr(_Base, "by_index"):
         raise _no_netlink()
-    return _Base(live) if netns is None else _Base(live, netns=netns._ns)
+    return _Base(live) if ns is None else _Base(live, netns=ns)
 
 
 # ---- Watcher ----------------------------------------------------------------------
@@ -177,7 +178,7 @@ class Watcher:
     the socket cannot be made or the tables read.
     """
 
-    def __init__(self, netns: Optional[NetNS] = None) -> None:
+    def __init__(self, netns: Optional[Namespace] = None) -> None:
         self._tables = _tables(False, netns)
         self._pending: Deque[Event] = deque()
 
@@ -305,17 +306,17 @@ class Live(_Base):
 
     __slots__ = ("__weakref__",)
 
-    def __new__(cls, netns: Optional[NetNS] = None) -> Live:
+    def __new__(cls, netns: Optional[Namespace] = None) -> Live:
+        ns = _ns_of(netns, "live")
         if not hasattr(_Base, "by_index"):
             raise _no_netlink()
-        if netns is None:
+        if ns is None:
             return _Base.__new__(cls, True)
-        return _Base.__new__(cls, True, netns=netns._ns)
+        return _Base.__new__(cls, True, netns=ns)
 
     def snapshot(self) -> Snapshot:
         """The interfaces and addresses of one read, as a Snapshot (made once
         per change): every address's index names one of its interfaces."""
-        from . import Snapshot
         interfaces, addrs, kept = self._current()
         if isinstance(kept, Snapshot) and kept.interfaces is interfaces and kept.addrs is addrs:
             return kept
@@ -334,7 +335,7 @@ class Live(_Base):
         return f"<netifc.Live: {len(interfaces)} interfaces, {len(addrs)} addresses>"
 
 
-def live(netns: Optional[NetNS] = None) -> Live:
+def live(netns: Optional[Namespace] = None) -> Live:
     """Live tables of the interfaces, addresses and groups of this thread's
     network namespace, or of ``netns`` (a ``netifc.NetNS``; see Live).
 

@@ -69,13 +69,13 @@ def check_against_proc(read, wrap):
     before = proc_net_dev()
     got = read()
     after = proc_net_dev()
-    assert {c.name for c in got} == set(before) == set(after)
+    assert {c.ifname for c in got} == set(before) == set(after)
     for c in got:
         for col, fields in enumerate(PROC_COLUMNS):
             values = [getattr(c, f) for f in fields]
-            assert None not in values, (c.name, fields)
-            lo, hi = before[c.name][col], after[c.name][col]
-            assert rise(lo, sum(values), wrap) <= hi - lo, (c.name, fields, lo, values, hi)
+            assert None not in values, (c.ifname, fields)
+            lo, hi = before[c.ifname][col], after[c.ifname][col]
+            assert rise(lo, sum(values), wrap) <= hi - lo, (c.ifname, fields, lo, values, hi)
 
 
 def test_counters_match_proc_net_dev_on_the_host(backend):
@@ -89,7 +89,7 @@ def test_one_interfaces_counters_match_proc_net_dev(backend):
 
 def test_counters_name_each_interface_by_its_index(backend):
     by_index = {i.index: i.name for i in netifc.interfaces()}
-    assert {c.index: c.name for c in netifc.counters()} == by_index
+    assert {c.index: c.ifname for c in netifc.counters()} == by_index
 
 
 def test_counters_fields_are_the_kernels(backend):
@@ -166,7 +166,7 @@ def pair():
 
 def counters_of(ns, name):
     with ns.entered():
-        return {c.name: c for c in netifc.counters()}[name]
+        return {c.ifname: c for c in netifc.counters()}[name]
 
 
 def test_counters_match_proc_net_dev_in_a_namespace(backend, pair):
@@ -218,11 +218,11 @@ def test_a_vanished_interfaces_counters_raise(backend, pair):
     with a.entered():
         a.ip("link", "add", "ctgone", "type", "veth", "peer", "name", "ctgone1")
         gone = netifc.interface_by_name("ctgone")
-        assert gone.counters().name == "ctgone"
+        assert gone.counters().ifname == "ctgone"
         a.ip("link", "del", "ctgone")
         with pytest.raises(netifc.NoSuchInterface, match="ctgone"):
             gone.counters()
-        assert "ctgone" not in {c.name for c in netifc.counters()}
+        assert "ctgone" not in {c.ifname for c in netifc.counters()}
 
 
 def test_counters_in_a_thread_follow_its_namespace(backend, pair):
@@ -230,11 +230,11 @@ def test_counters_in_a_thread_follow_its_namespace(backend, pair):
 
     def names():
         with b.entered():
-            return {c.name for c in netifc.counters()}
+            return {c.ifname for c in netifc.counters()}
 
     assert in_new_thread(names, timeout=30) == {"lo", "cb"}
     with a.entered():
-        assert {c.name for c in netifc.counters()} == {"lo", "ca"}
+        assert {c.ifname for c in netifc.counters()} == {"lo", "ca"}
 
 
 # ---- link settings -----------------------------------------------------------

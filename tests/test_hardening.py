@@ -35,8 +35,8 @@ def every_call(lo):
         ("no such index", lambda: netifc.interface_by_index(2**31 - 1), netifc.NoSuchInterface),
         ("no such name", lambda: netifc.interface_by_name("nfc-none0"), netifc.NoSuchInterface),
         ("bad index type", lambda: netifc.interface_by_index("1"), TypeError),
-        ("bad index value", lambda: netifc.interface_by_index(0), ValueError),
-        ("bad name", lambda: netifc.interface_by_name("a\0b"), ValueError),
+        ("bad index value", lambda: netifc.interface_by_index(0), netifc.NoSuchInterface),
+        ("bad name", lambda: netifc.interface_by_name("a\0b"), netifc.NoSuchInterface),
     ]
 
 

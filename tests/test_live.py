@@ -97,17 +97,17 @@ class State:
         what came before it (old records as they were)."""
         for e in events:
             if isinstance(e, netifc.LinkAdded):
-                assert e.interface.index not in self.links, e
-                self.links[e.interface.index] = e.interface
+                assert e.link.index not in self.links, e
+                self.links[e.link.index] = e.link
             elif isinstance(e, netifc.LinkChanged):
                 assert self.links.get(e.old.index) == e.old and e.old != e.new, e
                 self.links[e.new.index] = e.new
                 self.rezone(e.new)
             elif isinstance(e, netifc.LinkRemoved):
-                assert self.links.pop(e.interface.index) == e.interface, e
-                self.addrs = {k: a for k, a in self.addrs.items() if a.index != e.interface.index}
+                assert self.links.pop(e.link.index) == e.link, e
+                self.addrs = {k: a for k, a in self.addrs.items() if a.index != e.link.index}
                 self.groups = {k: g for k, g in self.groups.items()
-                               if g.index != e.interface.index}
+                               if g.index != e.link.index}
             elif isinstance(e, (netifc.AddrAdded, netifc.AddrChanged, netifc.AddrRemoved)):
                 a = e.new if isinstance(e, netifc.AddrChanged) else e.addr
                 key = (a.index, a.family, a.address, a.prefixlen, a.peer)
@@ -209,7 +209,7 @@ def test_scripted_sequence(ns):
 
         ev, s2 = step(ns, lv, w, s, "link add v0 type veth peer name v1")
         v0, v1 = lv.by_name("v0"), lv.by_name("v1")
-        assert {e.interface for e in ev if isinstance(e, netifc.LinkAdded)} == {v0, v1}
+        assert {e.link for e in ev if isinstance(e, netifc.LinkAdded)} == {v0, v1}
         assert set(kinds(ev)) == {"LinkAdded", "GroupJoined"}, ev
         s = s2
 
@@ -269,7 +269,7 @@ def test_scripted_sequence(ns):
         ev, s = step(ns, lv, w, s, "link add br0 type bridge forward_delay 0")
         br0 = lv.by_name("br0")
         assert netifc.LinkAdded(s.links[br0.index]) in ev or \
-            any(isinstance(e, netifc.LinkAdded) and e.interface.index == br0.index for e in ev)
+            any(isinstance(e, netifc.LinkAdded) and e.link.index == br0.index for e in ev)
         ev, s = step(ns, lv, w, s, "link set v0 master br0")  # bridge port news: no event
         ev, s = step(ns, lv, w, s, "link set br0 up",   # until forwarding: carrier, link-local
                      until=lambda st: st.links[br0.index].flags & netifc.Flags.RUNNING and
@@ -300,13 +300,13 @@ def test_scripted_sequence(ns):
         try:
             w1 = lv.by_name("w1")
             ev, s2 = step(ns, lv, w, s, f"link set w1 netns {other.name}")
-            assert [(e.interface.index, e.interface.name) for e in ev
+            assert [(e.link.index, e.link.name) for e in ev
                     if isinstance(e, netifc.LinkRemoved)] == [(w1.index, "w1")]
             assert not [a for a in lv.addrs if a.index == w1.index]
             assert not [g for g in lv.groups if g.index == w1.index]
             s = s2
             ev, s2 = step(ns, lv, w, s, "link del v0")
-            assert [(e.interface.index, e.interface.name) for e in ev
+            assert [(e.link.index, e.link.name) for e in ev
                     if isinstance(e, netifc.LinkRemoved)] == [(v0.index, "v0")]
             s = s2
         finally:
@@ -460,7 +460,7 @@ def test_a_batch_not_applied_is_followed_by_a_resync(ns):
         ns.ip("addr", "add", "192.0.2.1/24", "dev", "d0")
         ns.ip("link", "set", "d0", "mtu", "1400")
         bad = list(_EVENTS)
-        bad[3] = (bad[3][0], ("interface",))     # AddrAdded with a field it lacks
+        bad[3] = (bad[3][0], ("link",))     # AddrAdded with a field it lacks
         with pytest.raises(AttributeError):
             w._tables._events(tuple(bad))
         events = w.poll(0)
@@ -529,7 +529,7 @@ while not any(e.get("address") == "192.0.2.55" for e in seen):
     if not events:
         break
     for e in events:
-        rec = getattr(e, "addr", None) or getattr(e, "interface", None) or getattr(e, "new", None)
+        rec = getattr(e, "addr", None) or getattr(e, "link", None) or getattr(e, "new", None)
         seen.append({"kind": type(e).__name__, "address": getattr(rec, "address", None)})
 print(json.dumps(seen), flush=True)
 '''
@@ -560,7 +560,7 @@ def test_asyncio_consumer(ns):
             ns.ip("link", "add", "a0", "type", "veth", "peer", "name", "a1")  # the loop waits
             first = await asyncio.wait_for(nxt, TIMEOUT)
             seen = [first]
-            while not {"a0", "a1"} <= {e.interface.name for e in seen
+            while not {"a0", "a1"} <= {e.link.name for e in seen
                                        if isinstance(e, netifc.LinkAdded)}:
                 seen.append(await asyncio.wait_for(w.__anext__(), TIMEOUT))
             return seen, threading.active_count()
@@ -717,7 +717,7 @@ def test_events_are_values():
         with pytest.raises(AttributeError):
             e.extra = 1
     with pytest.raises(AttributeError):
-        events[0].interface = lo
+        events[0].link = lo
 
 
 def test_no_netlink_names_the_platform(monkeypatch):

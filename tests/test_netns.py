@@ -401,12 +401,12 @@ def test_watcher_in_a_namespace_sees_ip_n_changes(nets, backend):
         while time.monotonic() < deadline and not any(
                 isinstance(e, netifc.LinkChanged) and e.new.mtu == 1300 for e in events):
             events += w.poll(0.5)
-        kinds = [(type(e).__name__, getattr(e, "interface", None) and e.interface.name)
+        kinds = [(type(e).__name__, getattr(e, "link", None) and e.link.name)
                  for e in events]
         assert ("LinkAdded", "w2") in kinds
         added = [e.addr for e in events if isinstance(e, netifc.AddrAdded)]
         assert [(a.address, a.prefixlen) for a in added] == [("203.0.113.2", 24)]
-        w2 = [e.interface for e in events if isinstance(e, netifc.LinkAdded)][0]
+        w2 = [e.link for e in events if isinstance(e, netifc.LinkAdded)][0]
         assert w2.index == ip_links(ns)[w2.index]["index"] and w2.name == "w2"
         assert [a.address for a in w2.addrs()] == ["203.0.113.2"]   # asked of the namespace
         assert {i.name for i in w.interfaces} == {"a2", "b2", "d2", "lo", "w2"}
@@ -530,14 +530,14 @@ def test_routes_match_ip_n(nets, backend):
                                 tables.get(r.get("table", "main"), r.get("table")))
                       for r in ns.ipj("-4", "route", "show", "table", "all"))
         with netifc.NetNS(ns.name) as n:
-            got = sorted(route_key(r.destination, r.interface or None, r.gateway, r.table)
+            got = sorted(route_key(r.destination, r.ifname or None, r.gateway, r.table)
                          for r in n.routes(socket.AF_INET, "all"))
             assert got == want
             gws = n.default_gateways()[socket.AF_INET]
-            assert [(g.gateway, g.interface) for g in gws] == [(f"192.0.2.{100 + k}", f"a{k}")]
+            assert [(g.gateway, g.ifname) for g in gws] == [(f"192.0.2.{100 + k}", f"a{k}")]
             r = n.route_get(f"192.0.2.{50 + k}")
             ip = ns.ipj("route", "get", f"192.0.2.{50 + k}")[0]
-            assert (r.interface, r.prefsrc) == (ip["dev"], ip["prefsrc"]) == (f"a{k}", f"192.0.2.{k + 1}")
+            assert (r.ifname, r.prefsrc) == (ip["dev"], ip["prefsrc"]) == (f"a{k}", f"192.0.2.{k + 1}")
         ns.ip("route", "del", "default")
 
 

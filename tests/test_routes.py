@@ -128,7 +128,7 @@ def ip_view(j, family):
         type=TYPE_NUMBERS[j.get("type", "unicast")],
         destination=str(ipaddress.ip_network(dst)),
         gateway=gateway,
-        interface=j.get("dev", ""),
+        ifname=j.get("dev", ""),
         table=TABLE_NUMBERS.get(table) or int(table),
         protocol=PROTOCOLS[j.get("protocol", "boot")],
         scope=SCOPE_NUMBERS[j.get("scope", "global")],
@@ -143,9 +143,9 @@ def ip_view(j, family):
 def view(r):
     return dict(
         type=int(r.type), destination=r.destination, gateway=r.gateway,
-        interface=r.interface, table=r.table, protocol=r.protocol, scope=r.scope,
+        ifname=r.ifname, table=r.table, protocol=r.protocol, scope=r.scope,
         prefsrc=r.prefsrc, metric=r.metric, pref=r.pref, onlink=bool(r.flags & 4),
-        nexthops=tuple((h.gateway, h.interface, h.weight) for h in r.nexthops),
+        nexthops=tuple((h.gateway, h.ifname, h.weight) for h in r.nexthops),
     )
 
 
@@ -195,11 +195,11 @@ def test_both_families_are_the_two_dumps(rtlab):
 def test_ecmp_next_hops(rtlab):
     main = in_ns(rtlab, lambda: netifc.routes(None, 254))
     v4 = [r for r in main if r.destination == "10.50.0.0/16"][0]
-    assert [(h.gateway, h.interface, h.weight) for h in v4.nexthops] == [
+    assert [(h.gateway, h.ifname, h.weight) for h in v4.nexthops] == [
         ("10.1.0.1", "va", 1), ("10.2.0.1", "vc", 3)]
     assert v4.gateway is None and v4.index == 0 and v4.protocol == 4
     v6 = [r for r in main if r.destination == "2001:db8:50::/48"][0]
-    assert [(h.gateway, h.interface, h.weight) for h in v6.nexthops] == [
+    assert [(h.gateway, h.ifname, h.weight) for h in v6.nexthops] == [
         ("fe80::1", "va", 2), ("fe80::2", "vc", 1)]
     index = {l["ifname"]: l["ifindex"] for l in rtlab.ipj("link", "show")}
     assert [h.index for h in v6.nexthops] == [index["va"], index["vc"]]
@@ -208,7 +208,7 @@ def test_ecmp_next_hops(rtlab):
 def test_route_via_another_family(rtlab):
     r = [r for r in in_ns(rtlab, lambda: netifc.routes(socket.AF_INET))
          if r.destination == "10.80.0.0/16"][0]
-    assert (r.gateway, r.interface) == ("fe80::1", "va")
+    assert (r.gateway, r.ifname) == ("fe80::1", "va")
     j = [j for j in ip_routes(rtlab, 4, "main") if j["dst"] == "10.80.0.0/16"][0]
     assert j["via"] == {"family": "inet6", "host": "fe80::1"}
 
@@ -238,7 +238,7 @@ def test_default_gateways_by_metric(rtlab):
         theirs = sorted(rtlab.ipj(f"-{family}", "route", "show", "default"),
                         key=lambda j: j.get("metric", 0))
         ours = gws[AF[family]]
-        assert [(g.gateway.split("%")[0], g.interface, g.metric) for g in ours] == [
+        assert [(g.gateway.split("%")[0], g.ifname, g.metric) for g in ours] == [
             (j["gateway"], j["dev"], j.get("metric", 0)) for j in theirs]
     v6 = gws[socket.AF_INET6]
     assert [g.gateway for g in v6] == ["fe80::1%va", "fe80::2%vc"]
@@ -266,13 +266,13 @@ GET = ["11.1.1.1", "10.1.0.7", "10.1.0.2", "10.50.0.9", "10.63.1.1", "10.64.0.1"
 def ip_get_view(j, family):
     return dict(
         destination=str(ipaddress.ip_network(j["dst"])),
-        gateway=j.get("gateway"), interface=j.get("dev", ""), prefsrc=j.get("prefsrc"),
+        gateway=j.get("gateway"), ifname=j.get("dev", ""), prefsrc=j.get("prefsrc"),
         type=TYPE_NUMBERS[j.get("type", "unicast")],
     )
 
 
 def get_view(r):
-    return dict(destination=r.destination, gateway=r.gateway, interface=r.interface,
+    return dict(destination=r.destination, gateway=r.gateway, ifname=r.ifname,
                 prefsrc=r.prefsrc, type=int(r.type))
 
 

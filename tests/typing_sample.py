@@ -31,7 +31,7 @@ def check_interface(i: netifc.Interface) -> None:
     altnames = assert_type(i.altnames, "tuple[str, ...]")
     assert isinstance(altnames, tuple) and all(isinstance(n, str) for n in altnames)
     assert isinstance(assert_type(i.operstate, str), str)
-    assert isinstance(assert_type(i.link_type, int), int)
+    assert isinstance(assert_type(i.link_type, netifc.LinkType), netifc.LinkType)
     for a in assert_type(i.addrs(), "tuple[netifc.Addr, ...]"):
         check_addr(a)
     for g in assert_type(i.multicast_addrs(), "tuple[netifc.Addr, ...]"):
@@ -48,7 +48,7 @@ def check_addr(a: netifc.Addr) -> None:
     assert isinstance(assert_type(a.index, int), int)
     assert isinstance(assert_type(a.peer, "str | None"), (str, type(None)))
     assert isinstance(assert_type(a.broadcast, "str | None"), (str, type(None)))
-    assert isinstance(assert_type(a.scope, int), int)
+    assert isinstance(assert_type(a.scope, netifc.Scope), netifc.Scope)
     flags = assert_type(a.flags, "netifc.AddrFlags | netifc.Addr6Flags")
     assert isinstance(flags, netifc.Addr6Flags if a.family == socket.AF_INET6 else netifc.AddrFlags)
     for lifetime in (a.preferred_lifetime, a.valid_lifetime):
@@ -105,7 +105,7 @@ def check_module() -> None:
 def describe(e: netifc.Event) -> str:
     """Every event type, and what each carries."""
     if isinstance(e, (netifc.LinkAdded, netifc.LinkRemoved)):
-        return assert_type(e.interface, netifc.Interface).name
+        return assert_type(e.link, netifc.Interface).name
     if isinstance(e, netifc.LinkChanged):
         return f"{assert_type(e.old, netifc.Interface).name} {e.new.name}"
     if isinstance(e, (netifc.AddrAdded, netifc.AddrRemoved)):
@@ -146,7 +146,7 @@ def check_counters() -> None:
     every = assert_type(netifc.counters(), "tuple[netifc.Counters, ...]")
     for c in every:
         assert isinstance(assert_type(c.index, int), int)
-        assert isinstance(assert_type(c.name, str), str)
+        assert isinstance(assert_type(c.ifname, str), str)
         rx = assert_type(c.rx_bytes, "int | None")
         assert rx is None or rx >= 0
         assert isinstance(assert_type(c.as_dict(), "dict[str, int | None]"), dict)
@@ -165,12 +165,19 @@ def check_routes() -> None:
         assert isinstance(assert_type(r.gateway, "str | None"), (str, type(None)))
         assert isinstance(assert_type(r.metric, int), int)
         assert isinstance(assert_type(r.table, int), int)
+        assert isinstance(assert_type(r.ifname, str), str)
+        assert isinstance(assert_type(r.protocol, netifc.RouteProtocol), netifc.RouteProtocol)
+        assert isinstance(assert_type(r.scope, netifc.Scope), netifc.Scope)
+        assert isinstance(assert_type(r.flags, netifc.RouteFlags), netifc.RouteFlags)
         for h in assert_type(r.nexthops, "tuple[netifc.NextHop, ...]"):
             assert isinstance(assert_type(h.weight, int), int)
+            assert isinstance(assert_type(h.ifname, str), str)
+            assert isinstance(assert_type(h.flags, netifc.RouteFlags), netifc.RouteFlags)
     for family, gws in netifc.default_gateways().items():
         for g in assert_type(gws, "tuple[netifc.Gateway, ...]"):
             assert assert_type(g.route, netifc.Route).family == family
             assert isinstance(assert_type(g.gateway, str), str)
+            assert isinstance(assert_type(g.ifname, str), str)
     r = assert_type(netifc.route_get("127.0.0.1"), netifc.Route)
     assert r.type == netifc.RouteType.LOCAL
 

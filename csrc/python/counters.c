@@ -117,7 +117,7 @@ static PyObject *counters_repr(PyObject *self)
 
 	if (!name)
 		return NULL;
-	parts = PyUnicode_FromFormat("Counters(index=%d, name=%R", (int)c->index, name);
+	parts = PyUnicode_FromFormat("Counters(index=%d, ifname=%R", (int)c->index, name);
 	Py_DECREF(name);
 	for (i = 0; parts && i < NETIFC_NCOUNTERS; i++) {
 		PyObject *more = i < c->known
@@ -175,7 +175,7 @@ static Py_hash_t counters_hash(PyObject *self)
 /* In NETIFC_COUNTER_NAMES' order: the getter finds its value by position. */
 static PyGetSetDef counters_getset[] = {
 	{"index", counters_index, NULL, "Interface index (ifindex).", NULL},
-	{"name", counters_name, NULL, "Interface name, asked of the kernel with the counters.", NULL},
+	{"ifname", counters_name, NULL, "Interface name, asked of the kernel with the counters.", NULL},
 	COUNTER("rx_packets", 0),
 	COUNTER("tx_packets", 1),
 	COUNTER("rx_bytes", 2),

@@ -583,33 +583,12 @@ static PyObject *no_such(PyObject *module, PyObject *what)
 	return PyErr_Format(st->NoSuchInterface, "no such network interface: %R", what);
 }
 
-/* An index argument: 1 and *index, 0 for an int no link can have, -1 when not an int. */
-static int index_arg(PyObject *arg, int32_t *index)
-{
-	long v;
-
-	if (!PyLong_CheckExact(arg) && (!PyLong_Check(arg) || PyBool_Check(arg))) {
-		netifc_type_error(PyExc_TypeError, "interface index must be int, not %U",
-				  Py_TYPE(arg));
-		return -1;
-	}
-	v = PyLong_AsLong(arg);
-	if (v == -1 && PyErr_Occurred()) {
-		PyErr_Clear();
-		return 0;
-	}
-	if (v <= 0 || v > INT32_MAX)
-		return 0;
-	*index = (int32_t)v;
-	return 1;
-}
-
 static PyObject *tables_by_index(PyObject *self, PyObject *arg)
 {
 	TablesObject *t = TABLES(self);
 	PyObject *found = NULL;
 	int32_t index = 0;
-	int ok = index_arg(arg, &index);
+	int ok = netifc_index_arg(arg, &index);
 
 	if (ok < 0 || ready(t, 0, 0) < 0)
 		return NULL;
@@ -624,18 +603,15 @@ static PyObject *tables_by_name(PyObject *self, PyObject *arg)
 {
 	TablesObject *t = TABLES(self);
 	PyObject *bytes = NULL, *found = NULL;
+	int ok = netifc_name_arg(arg, &bytes);
 
-	if (!PyUnicode_Check(arg))
-		return netifc_type_error(PyExc_TypeError, "interface name must be str, not %U",
-					 Py_TYPE(arg));
-	if (!(bytes = PyUnicode_EncodeFSDefault(arg))) {
-		PyErr_Clear();          /* no link has a name that cannot be encoded */
+	if (ok < 0)
+		return NULL;
+	if (ok == 0)
 		return no_such(t->module, arg);
-	}
 	if (ready(t, 1, 0) < 0)
 		goto done;
-	if (strlen(NETIFC_BYTES_DATA(bytes)) == (size_t)NETIFC_BYTES_SIZE(bytes))
-		found = lt_link_named(t, NETIFC_BYTES_DATA(bytes));
+	found = lt_link_named(t, NETIFC_BYTES_DATA(bytes));
 	Py_XINCREF(found);
 	leave(t);
 	if (!found && !PyErr_Occurred())
@@ -655,7 +631,7 @@ static PyObject *of_link(PyObject *self, PyObject *arg, int groups)
 
 	if (Py_TYPE(arg) == st->Interface)
 		index = netifc_iface_index(arg);
-	else if ((ok = index_arg(arg, &index)) < 0)
+	else if ((ok = netifc_index_arg(arg, &index)) < 0)
 		return NULL;
 	if (ready(t, 1, groups) < 0)
 		return NULL;

@@ -98,6 +98,45 @@ static PyObject *one_link(modstate *st, int32_t index, const char *name, PyObjec
 	return res;
 }
 
+/*
+ * An Interface's empty answer (() or None) checked: NoSuchInterface, named
+ * by the Interface's name, when its link is gone (one request for that
+ * link, in the namespace it came from); else res.  res: a new reference or
+ * NULL, taken.
+ */
+PyObject *netifc_unless_gone(PyObject *iface, PyObject *res)
+{
+	modstate *st = netifc_state_of_type(Py_TYPE(iface));
+	struct netifc_call call = { .opts = st->opts };
+	struct netifc_link one;
+	struct netifc_links t = NETIFC_LINKS_ON(&one);
+	PyObject *name;
+	int r;
+
+	if (!res || (res != Py_None && (!PyTuple_Check(res) || NETIFC_TUPLE_SIZE(res))))
+		return res;
+#ifdef __linux__
+	if (IFACE(iface)->ns && !(call.ns = netifc_ns_core(IFACE(iface)->ns))) {
+		Py_DECREF(res);
+		return NULL;
+	}
+#endif
+	Py_BEGIN_ALLOW_THREADS
+	r = st->backend->link(&call, IFACE(iface)->index, NULL, &t);
+	Py_END_ALLOW_THREADS
+	netifc_links_free(&t);
+	if (r == 0)
+		return res;
+	Py_DECREF(res);
+	if (r != -ENODEV)
+		return netifc_core_error(st, &call, r, NULL);
+	if ((name = PyUnicode_DecodeFSDefault(IFACE(iface)->name))) {
+		netifc_core_error(st, &call, r, name);
+		Py_DECREF(name);
+	}
+	return NULL;
+}
+
 int netifc_index_arg(PyObject *arg, int32_t *index)
 {
 	int overflow;
@@ -110,11 +149,7 @@ int netifc_index_arg(PyObject *arg, int32_t *index)
 	v = PyLong_AsLongLongAndOverflow(arg, &overflow);
 	if (v == -1 && PyErr_Occurred())
 		return -1;
-	if (overflow < 0 || (!overflow && v <= 0)) {
-		PyErr_Format(PyExc_ValueError, "invalid interface index %R: must be positive", arg);
-		return -1;
-	}
-	if (overflow > 0 || v > 0x7fffffff)
+	if (overflow || v <= 0 || v > 0x7fffffff)
 		return 0;
 	*index = (int32_t)v;
 	return 1;
@@ -129,19 +164,14 @@ int netifc_name_arg(PyObject *arg, PyObject **raw)
 		netifc_type_error(PyExc_TypeError, "interface name must be str, not %U", Py_TYPE(arg));
 		return -1;
 	}
-	if (PyUnicode_GetLength(arg) == 0) {
-		PyErr_Format(PyExc_ValueError, "interface name must not be empty");
-		return -1;
+	if (!(*raw = PyUnicode_EncodeFSDefault(arg))) {
+		if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
+			return -1;
+		PyErr_Clear();          /* no link has a name that cannot be encoded */
+		return 0;
 	}
-	if (!(*raw = PyUnicode_EncodeFSDefault(arg)))
-		return -1;
 	n = NETIFC_BYTES_SIZE(*raw);
-	if ((Py_ssize_t)strlen(NETIFC_BYTES_DATA(*raw)) != n) {
-		Py_CLEAR(*raw);
-		PyErr_Format(PyExc_ValueError, "interface name must not contain NUL: %R", arg);
-		return -1;
-	}
-	if (n >= NETIFC_NAMESIZ) {
+	if (n == 0 || n >= NETIFC_NAMESIZ || (Py_ssize_t)strlen(NETIFC_BYTES_DATA(*raw)) != n) {
 		Py_CLEAR(*raw);
 		return 0;
 	}
@@ -238,13 +268,16 @@ static PyObject *m_snapshot(PyObject *m, PyObject *args)
 static PyObject *m_register(PyObject *m, PyObject *args)
 {
 	modstate *st = PyModule_GetState(m);
-	PyObject *flags, *addr_flags, *addr6_flags;
+	PyObject *flags, *addr_flags, *addr6_flags, *link_type, *scopes;
 
-	if (!PyArg_ParseTuple(args, "OOO:_register", &flags, &addr_flags, &addr6_flags))
+	if (!PyArg_ParseTuple(args, "OOOOO!:_register", &flags, &addr_flags, &addr6_flags,
+			      &link_type, &PyTuple_Type, &scopes))
 		return NULL;
 	Py_XSETREF(st->Flags, Py_NewRef(flags));
 	Py_XSETREF(st->AddrFlags, Py_NewRef(addr_flags));
 	Py_XSETREF(st->Addr6Flags, Py_NewRef(addr6_flags));
+	Py_XSETREF(st->LinkType, Py_NewRef(link_type));
+	Py_XSETREF(st->Scopes, Py_NewRef(scopes));
 	Py_RETURN_NONE;
 }
 
@@ -304,16 +337,17 @@ static PyMethodDef module_methods[] = {
 	{"interface_by_index", m_by_index, METH_O,
 	 "interface_by_index($module, index, /)\n--\n\n"
 	 "The interface with this index (one request for that link, never a dump).\n\n"
-	 "Raises TypeError unless index is an int (bool is refused); ValueError\n"
-	 "when it is 0 or less; NoSuchInterface when no interface has it; OSError\n"
-	 "when the kernel or the OS fails."},
+	 "Raises TypeError unless index is an int (bool is refused);\n"
+	 "NoSuchInterface when no interface has it (0 and negative numbers\n"
+	 "included); OSError when the kernel or the OS fails."},
 	{"interface_by_name", m_by_name, METH_O,
 	 "interface_by_name($module, name, /)\n--\n\n"
 	 "The interface with this name (one request for that link, never a dump).\n"
 	 "Only the primary name matches, as in Go: an alternative name does not.\n\n"
-	 "Raises TypeError unless name is a str; ValueError when it is empty,\n"
-	 "holds a NUL or cannot be encoded; NoSuchInterface when no interface has\n"
-	 "it; OSError when the kernel or the OS fails."},
+	 "Raises TypeError unless name is a str; NoSuchInterface when no\n"
+	 "interface has it (an empty name, one of 16 bytes or more, one holding a\n"
+	 "NUL or one that cannot be encoded included); OSError when the kernel or\n"
+	 "the OS fails."},
 	{"interface_addrs", m_interface_addrs, METH_NOARGS,
 	 "interface_addrs($module, /)\n--\n\n"
 	 "Every interface's unicast addresses, in kernel order.\n\n"
@@ -373,6 +407,10 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
 	Py_VISIT(st->Flags);
 	Py_VISIT(st->AddrFlags);
 	Py_VISIT(st->Addr6Flags);
+	Py_VISIT(st->LinkType);
+	Py_VISIT(st->Scopes);
+	Py_VISIT(st->Protocols);
+	Py_VISIT(st->RouteFlags);
 	return 0;
 }
 
@@ -394,6 +432,10 @@ static int module_clear(PyObject *m)
 	Py_CLEAR(st->Flags);
 	Py_CLEAR(st->AddrFlags);
 	Py_CLEAR(st->Addr6Flags);
+	Py_CLEAR(st->LinkType);
+	Py_CLEAR(st->Scopes);
+	Py_CLEAR(st->Protocols);
+	Py_CLEAR(st->RouteFlags);
 	return 0;
 }
 

@@ -123,6 +123,22 @@ static inline PyObject *netifc_type_error(PyObject *exc, const char *fmt, PyType
 	return NULL;
 }
 
+/*
+ * An enum's member for v: members is a tuple of them by value (a lookup:
+ * making one costs a microsecond) or the enum class (called); the plain
+ * int before the Python layer registers them (NULL) and past the tuple.
+ */
+static inline PyObject *netifc_enum(PyObject *members, unsigned long v)
+{
+	if (!members)
+		return PyLong_FromUnsignedLong(v);
+	if (!PyTuple_Check(members))
+		return PyObject_CallFunction(members, "k", v);
+	if (v < (size_t)NETIFC_TUPLE_SIZE(members))
+		return Py_NewRef(NETIFC_TUPLE_ITEM(members, (Py_ssize_t)v));
+	return PyLong_FromUnsignedLong(v);
+}
+
 typedef struct {
 	PyTypeObject *Interface;
 	PyTypeObject *Addr;
@@ -138,6 +154,10 @@ typedef struct {
 	PyObject *Flags;        /* netifc.Flags, AddrFlags, Addr6Flags, once registered */
 	PyObject *AddrFlags;
 	PyObject *Addr6Flags;
+	PyObject *LinkType;     /* netifc.LinkType, once registered */
+	PyObject *Scopes;       /* Scope(i) for i in range(256): Addr's and Route's scope */
+	PyObject *Protocols;    /* RouteProtocol(i) for i in range(256) */
+	PyObject *RouteFlags;   /* netifc.RouteFlags: Route's and NextHop's flags */
 	const struct netifc_backend *backend;
 	unsigned opts;          /* NETIFC_NO_* for every call (tests) */
 } modstate;
@@ -211,6 +231,7 @@ int netifc_add_route_types(PyObject *m, modstate *st);
 int netifc_add_netns_type(PyObject *m, modstate *st);
 void netifc_iface_set_ns(PyObject *iface, PyObject *ns);
 int netifc_ns_fd(PyObject *ns);         /* -1 and TypeError unless a _NetNS, ValueError if closed */
+int netifc_ns_check(PyObject *ns);      /* 0 for a _NetNS (open or closed), else -1 and TypeError */
 PyObject *netifc_ns_iface_addrs(PyObject *ns, enum netifc_kind kind, int32_t index,
 				const char *name);
 PyObject *netifc_ns_iface_counters(PyObject *ns, int32_t index, const char *name, int settings);
@@ -226,10 +247,17 @@ PyObject *netifc_core_error(modstate *st, const struct netifc_call *c, int err, 
  * module.c: the argument of a lookup by index or by name, checked as
  * interface_by_index and interface_by_name check it: 1 (and *index, or
  * *raw: the name's bytes, a new reference), 0 when no link can have it
- * (too large, too long: NoSuchInterface is the caller's), -1 with
- * TypeError or ValueError set.
+ * (0, negative, too large; empty, too long, a NUL, not encodable:
+ * NoSuchInterface is the caller's), -1 with TypeError set.
  */
 int netifc_index_arg(PyObject *arg, int32_t *index);
 int netifc_name_arg(PyObject *arg, PyObject **raw);
+
+/*
+ * module.c: what an Interface's addrs(), multicast_addrs() and
+ * link_settings() return: res, unless it is empty (() or None) and the
+ * link is gone: then NULL and NoSuchInterface.  res is taken.
+ */
+PyObject *netifc_unless_gone(PyObject *iface, PyObject *res);
 
 #endif

@@ -235,26 +235,28 @@ static PyObject *ns_counters(PyObject *self, PyObject *unused)
 	return backend_for(self, st) ? netifc_counters_all(st, NS(self)) : NULL;
 }
 
+int netifc_ns_check(PyObject *o)
+{
+	if (NETIFC_TP_DEALLOC(Py_TYPE(o)) == ns_dealloc)
+		return 0;
+	netifc_type_error(PyExc_TypeError, "netns must be a _NetNS, not %U", Py_TYPE(o));
+	return -1;
+}
+
 /* The namespace of an open _NetNS, for another file's call; NULL and an exception else. */
 struct netifc_ns *netifc_ns_core(PyObject *o)
 {
 	if (o == NULL || o == Py_None)
 		return NULL;
-	if (NETIFC_TP_DEALLOC(Py_TYPE(o)) != ns_dealloc) {
-		netifc_type_error(PyExc_TypeError, "netns must be a _NetNS, not %U", Py_TYPE(o));
-		return NULL;
-	}
-	if (!backend_for(o, netifc_state_of_type(Py_TYPE(o))))
+	if (netifc_ns_check(o) < 0 || !backend_for(o, netifc_state_of_type(Py_TYPE(o))))
 		return NULL;
 	return NS(o);
 }
 
 int netifc_ns_fd(PyObject *o)
 {
-	if (NETIFC_TP_DEALLOC(Py_TYPE(o)) != ns_dealloc) {
-		netifc_type_error(PyExc_TypeError, "netns must be a _NetNS, not %U", Py_TYPE(o));
+	if (netifc_ns_check(o) < 0)
 		return -1;
-	}
 	if (NS(o)->fd < 0) {
 		PyErr_SetString(PyExc_ValueError, "I/O operation on a closed network namespace");
 		return -1;
@@ -285,7 +287,26 @@ static PyObject *ns_closed(PyObject *self, void *c)
 	return PyBool_FromLong(NS(self)->fd < 0);
 }
 
+/* A copy of a namespace is the namespace: what an Interface's copy keeps. */
+static PyObject *ns_copy(PyObject *self, PyObject *unused)
+{
+	(void)unused;
+	return Py_NewRef(self);
+}
+
+static PyObject *ns_reduce(PyObject *self, PyObject *unused)
+{
+	(void)self; (void)unused;
+	return PyErr_Format(PyExc_TypeError,
+			    "cannot pickle a network namespace (a netifc.NetNS, or an Interface "
+			    "read through one): it does not cross processes; open the NetNS there "
+			    "and read the interface again");
+}
+
 static PyMethodDef ns_methods[] = {
+	{"__copy__", ns_copy, METH_NOARGS, NULL},
+	{"__deepcopy__", ns_copy, METH_O, NULL},
+	{"__reduce__", ns_reduce, METH_NOARGS, NULL},
 	{"interfaces", ns_interfaces, METH_NOARGS,
 	 "interfaces($self, /)\n--\n\nEvery network interface of the namespace."},
 	{"interface_by_index", ns_by_index, METH_O,

@@ -68,11 +68,6 @@ static PyObject *compare(PyObject *a, PyObject *b, int op, int (*same)(PyObject 
 	return PyBool_FromLong(op == Py_EQ ? eq : !eq);
 }
 
-static PyObject *enum_of(PyObject *cls, unsigned long v)
-{
-	return cls ? PyObject_CallFunction(cls, "k", v) : PyLong_FromUnsignedLong(v);
-}
-
 /* A tuple of the n records of a table, each made by make(st, table, i). */
 static PyObject *tuple_of(modstate *st, const void *table, size_t n,
 			  PyObject *(*make)(modstate *, const void *, size_t))
@@ -167,14 +162,19 @@ static const char *iface_alt_at(const IfaceObject *o, size_t *len)
 
 static PyObject *iface_index(PyObject *self, void *c) { (void)c; return PyLong_FromLong(IFACE(self)->index); }
 static PyObject *iface_mtu(PyObject *self, void *c) { (void)c; return PyLong_FromUnsignedLong(IFACE(self)->mtu); }
-static PyObject *iface_type(PyObject *self, void *c) { (void)c; return PyLong_FromLong(IFACE(self)->type); }
+static PyObject *iface_type(PyObject *self, void *c)
+{
+	(void)c;
+	return netifc_enum(netifc_state_of_type(Py_TYPE(self))->LinkType, IFACE(self)->type);
+}
+
 static PyObject *iface_name(PyObject *self, void *c) { (void)c; return PyUnicode_DecodeFSDefault(IFACE(self)->name); }
 static PyObject *iface_raw_flags(PyObject *self, void *c) { (void)c; return PyLong_FromUnsignedLong(IFACE(self)->flags); }
 
 static PyObject *iface_flags(PyObject *self, void *c)
 {
 	(void)c;
-	return enum_of(netifc_state_of_type(Py_TYPE(self))->Flags, go_flags(IFACE(self)->flags));
+	return netifc_enum(netifc_state_of_type(Py_TYPE(self))->Flags, go_flags(IFACE(self)->flags));
 }
 
 static PyObject *iface_hw(PyObject *self, void *c)
@@ -273,13 +273,13 @@ static PyObject *iface_addrs_kind(PyObject *self, enum netifc_kind kind)
 static PyObject *iface_addrs(PyObject *self, PyObject *unused)
 {
 	(void)unused;
-	return iface_addrs_kind(self, NETIFC_UNICAST);
+	return netifc_unless_gone(self, iface_addrs_kind(self, NETIFC_UNICAST));
 }
 
 static PyObject *iface_maddrs(PyObject *self, PyObject *unused)
 {
 	(void)unused;
-	return iface_addrs_kind(self, NETIFC_MULTICAST);
+	return netifc_unless_gone(self, iface_addrs_kind(self, NETIFC_MULTICAST));
 }
 
 static PyObject *iface_counters(PyObject *self, PyObject *unused)
@@ -299,11 +299,11 @@ static PyObject *iface_link_settings(PyObject *self, PyObject *unused)
 	(void)unused;
 #ifdef __linux__
 	if (IFACE(self)->ns)
-		return netifc_ns_iface_counters(IFACE(self)->ns, IFACE(self)->index,
-						IFACE(self)->name, 1);
+		return netifc_unless_gone(self, netifc_ns_iface_counters(IFACE(self)->ns,
+					  IFACE(self)->index, IFACE(self)->name, 1));
 #endif
-	return netifc_link_settings_of(netifc_state_of_type(Py_TYPE(self)), NULL,
-				       IFACE(self)->index, IFACE(self)->name);
+	return netifc_unless_gone(self, netifc_link_settings_of(netifc_state_of_type(Py_TYPE(self)),
+				  NULL, IFACE(self)->index, IFACE(self)->name));
 }
 
 static PyObject *iface_reduce(PyObject *self, PyObject *unused)
@@ -314,12 +314,13 @@ static PyObject *iface_reduce(PyObject *self, PyObject *unused)
 	(void)unused;
 	if (!mod || !(fn = PyObject_GetAttrString(mod, "_interface")))
 		return NULL;
-	return Py_BuildValue("(N(iNkky#iiy#N))", fn, o->index, iface_name(self, NULL),
+	/* The NetNS goes too: a copy asks the same namespace; a pickle refuses it. */
+	return Py_BuildValue("(N(iNkky#iiy#NO))", fn, o->index, iface_name(self, NULL),
 			     (unsigned long)o->mtu, (unsigned long)o->flags,
 			     (const char *)o->data, (Py_ssize_t)o->hwaddr_len,
 			     (int)o->type, (int)o->operstate,
 			     (const char *)iface_brd_at(o), (Py_ssize_t)o->brd_len,
-			     iface_altnames(self, NULL));
+			     iface_altnames(self, NULL), o->ns ? o->ns : Py_None);
 }
 
 static const char *const iface_fields[] = {
@@ -375,7 +376,7 @@ static PyGetSetDef iface_getset[] = {
 	{"hardware_addr_str", iface_hw_str, NULL, "Link-layer address as 'aa:bb:..'; '' when none.", NULL},
 	{"hardware_broadcast", iface_brd, NULL, "Link-layer broadcast address as the kernel gives it; b'' when none.", NULL},
 	{"operstate", iface_operstate, NULL, "RFC 2863 operational state: 'up', 'down', 'unknown', ...", NULL},
-	{"link_type", iface_type, NULL, "ARPHRD_* link type (1 Ethernet, 772 loopback, ...).", NULL},
+	{"link_type", iface_type, NULL, "netifc.LinkType: the ARPHRD_* link type (ether, loopback, ...).", NULL},
 	{"altnames", iface_altnames, NULL, "Alternative names, in the kernel's order; () when none or unknown.", NULL},
 	{NULL, NULL, NULL, NULL, NULL},
 };
@@ -383,12 +384,14 @@ static PyGetSetDef iface_getset[] = {
 static PyMethodDef iface_methods[] = {
 	{"addrs", iface_addrs, METH_NOARGS,
 	 "addrs($self, /)\n--\n\n"
-	 "This interface's unicast addresses, in kernel order; () once it is gone.\n\n"
-	 "Raises OSError (with errno) when the kernel or the OS fails."},
+	 "This interface's unicast addresses, in kernel order.\n\n"
+	 "Raises NoSuchInterface once it is gone; OSError (with errno) when the\n"
+	 "kernel or the OS fails."},
 	{"multicast_addrs", iface_maddrs, METH_NOARGS,
 	 "multicast_addrs($self, /)\n--\n\n"
-	 "The multicast groups this interface joined; () once it is gone.\n\n"
-	 "Raises OSError (with errno) when the kernel or the OS fails."},
+	 "The multicast groups this interface joined.\n\n"
+	 "Raises NoSuchInterface once it is gone; OSError (with errno) when the\n"
+	 "kernel or the OS fails."},
 	{"counters", iface_counters, METH_NOARGS,
 	 "counters($self, /)\n--\n\n"
 	 "This interface's counters (one request for that link, never a dump).\n\n"
@@ -397,9 +400,8 @@ static PyMethodDef iface_methods[] = {
 	{"link_settings", iface_link_settings, METH_NOARGS,
 	 "link_settings($self, /)\n--\n\n"
 	 "This interface's speed (Mb/s) and duplex as a LinkSettings, asked of\n"
-	 "ethtool; None when the link cannot tell (virtual, no driver support,\n"
-	 "gone).\n\n"
-	 "Raises OSError when the OS fails."},
+	 "ethtool; None when the link cannot tell (virtual, no driver support).\n\n"
+	 "Raises NoSuchInterface once it is gone; OSError when the OS fails."},
 	{"__reduce__", iface_reduce, METH_NOARGS, NULL},
 	{NULL, NULL, 0, NULL},
 };
@@ -465,14 +467,19 @@ static PyObject *ip_text(int family, const uint8_t *p)
 
 static PyObject *addr_prefixlen(PyObject *self, void *c) { (void)c; return PyLong_FromLong(ADDR(self)->prefixlen); }
 static PyObject *addr_index(PyObject *self, void *c) { (void)c; return PyLong_FromLong(ADDR(self)->index); }
-static PyObject *addr_scope(PyObject *self, void *c) { (void)c; return PyLong_FromLong(ADDR(self)->scope); }
+static PyObject *addr_scope(PyObject *self, void *c)
+{
+	(void)c;
+	return netifc_enum(netifc_state_of_type(Py_TYPE(self))->Scopes, ADDR(self)->scope);
+}
+
 static PyObject *addr_zone(PyObject *self, void *c) { (void)c; return PyUnicode_DecodeFSDefault(ADDR(self)->zone); }
 static PyObject *addr_address(PyObject *self, void *c) { (void)c; return ip_text(ADDR(self)->family, ADDR(self)->local); }
 
 static PyObject *addr_family(PyObject *self, void *c)
 {
 	(void)c;
-	return enum_of(netifc_state_of_type(Py_TYPE(self))->AddressFamily, ADDR(self)->family);
+	return netifc_enum(netifc_state_of_type(Py_TYPE(self))->AddressFamily, ADDR(self)->family);
 }
 
 static PyObject *addr_peer(PyObject *self, void *c)
@@ -497,7 +504,7 @@ static PyObject *addr_flags(PyObject *self, void *c)
 	modstate *st = netifc_state_of_type(Py_TYPE(self));
 
 	(void)c;
-	return enum_of(ADDR(self)->family == AF_INET6 ? st->Addr6Flags : st->AddrFlags,
+	return netifc_enum(ADDR(self)->family == AF_INET6 ? st->Addr6Flags : st->AddrFlags,
 		       ADDR(self)->flags);
 }
 
@@ -649,7 +656,7 @@ static PyGetSetDef addr_getset[] = {
 	{"index", addr_index, NULL, "Index of the interface the address belongs to.", NULL},
 	{"peer", addr_peer, NULL, "Point-to-point peer address, or None.", NULL},
 	{"broadcast", addr_broadcast, NULL, "IPv4 broadcast address, or None.", NULL},
-	{"scope", addr_scope, NULL, "RT_SCOPE_*: 0 global, 253 link, 254 host.", NULL},
+	{"scope", addr_scope, NULL, "netifc.Scope: RT_SCOPE_* (global, link, host, ...).", NULL},
 	{"flags", addr_flags, NULL, "The kernel's IFA_F_* bits: netifc.AddrFlags (IPv4) or netifc.Addr6Flags (IPv6).", NULL},
 	{"preferred_lifetime", addr_preferred, NULL, "Seconds left preferred, netifc.FOREVER, or None when unknown.", NULL},
 	{"valid_lifetime", addr_valid, NULL, "Seconds left valid, netifc.FOREVER, or None when unknown.", NULL},
@@ -746,13 +753,20 @@ PyObject *netifc_make_interface(PyObject *m, PyObject *args)
 	long long index, mtu, flags, type, oper;
 	struct netifc_links t = { 0 };
 	struct netifc_link *l;
-	PyObject *name, *alt, *res = NULL;
+	PyObject *name, *alt, *ns = Py_None, *res = NULL;
 	const char *hw, *brd;
 	Py_ssize_t hw_len, brd_len;
 
-	if (!PyArg_ParseTuple(args, "LULLy#LLy#O:_interface", &index, &name, &mtu, &flags,
-			      &hw, &hw_len, &type, &oper, &brd, &brd_len, &alt))
+	if (!PyArg_ParseTuple(args, "LULLy#LLy#O|O:_interface", &index, &name, &mtu, &flags,
+			      &hw, &hw_len, &type, &oper, &brd, &brd_len, &alt, &ns))
 		return NULL;
+#ifdef __linux__
+	if (ns != Py_None && netifc_ns_check(ns) < 0)
+		return NULL;
+#else
+	if (ns != Py_None)
+		return PyErr_Format(PyExc_TypeError, "netns must be None here");
+#endif
 	if (!(l = netifc_links_push(&t))) {
 		PyErr_NoMemory();
 		goto out;
@@ -772,6 +786,10 @@ PyObject *netifc_make_interface(PyObject *m, PyObject *args)
 	netifc_hwaddr_set(l, hw, (size_t)hw_len);
 	netifc_brd_set(l, brd, (size_t)brd_len);
 	res = netifc_new_iface(st, l, t.pool);
+#ifdef __linux__
+	if (res && ns != Py_None)
+		netifc_iface_set_ns(res, ns);
+#endif
 out:
 	netifc_links_free(&t);
 	return res;

@@ -97,9 +97,15 @@ static void hop_dealloc(PyObject *self)
 }
 
 static PyObject *hop_gateway(PyObject *self, void *c) { (void)c; return gateway_text(HOP(self)->gw_family, HOP(self)->gateway); }
-static PyObject *hop_interface(PyObject *self, void *c) { (void)c; return PyUnicode_DecodeFSDefault(HOP(self)->name); }
+static PyObject *hop_ifname(PyObject *self, void *c) { (void)c; return PyUnicode_DecodeFSDefault(HOP(self)->name); }
 
-static const char *const hop_fields[] = { "gateway", "index", "interface", "weight", "flags", NULL };
+static PyObject *hop_flags(PyObject *self, void *c)
+{
+	(void)c;
+	return netifc_enum(netifc_state_of_type(Py_TYPE(self))->RouteFlags, HOP(self)->flags);
+}
+
+static const char *const hop_fields[] = { "gateway", "index", "ifname", "weight", "flags", NULL };
 
 static PyObject *hop_repr(PyObject *self)
 {
@@ -124,13 +130,13 @@ static Py_hash_t hop_hash(PyObject *self)
 static PyMemberDef hop_members[] = {
 	{"index", T_INT, offsetof(NextHopObject, h.index), READONLY, "Output interface index; 0 when none."},
 	{"weight", T_USHORT, offsetof(NextHopObject, h.weight), READONLY, "Weight (rtnh_hops + 1)."},
-	{"flags", T_UBYTE, offsetof(NextHopObject, h.flags), READONLY, "RTNH_F_* bits (1 dead, 4 onlink, 16 linkdown, ...)."},
 	{NULL, 0, 0, 0, NULL},
 };
 
 static PyGetSetDef hop_getset[] = {
 	{"gateway", hop_gateway, NULL, "Gateway address as text; None when none.", NULL},
-	{"interface", hop_interface, NULL, "Output interface name; '' when none or gone.", NULL},
+	{"flags", hop_flags, NULL, "netifc.RouteFlags: RTNH_F_* (dead, onlink, linkdown, ...).", NULL},
+	{"ifname", hop_ifname, NULL, "Output interface name; '' when none or gone.", NULL},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -211,24 +217,34 @@ static PyObject *routes_tuple(modstate *st, const struct netifc_routes *t)
 	return tup;
 }
 
-/* Member v of an enum registered as a tuple of its members (making one costs microseconds). */
-static PyObject *member_of(PyObject *members, unsigned v)
-{
-	if (members && v < (size_t)NETIFC_TUPLE_SIZE(members))
-		return Py_NewRef(NETIFC_TUPLE_ITEM(members, v));
-	return PyLong_FromUnsignedLong(v);
-}
-
 static PyObject *route_family(PyObject *self, void *c)
 {
 	(void)c;
-	return member_of(netifc_state_of_type(Py_TYPE(self))->RouteFamilies, ROUTE(self)->family);
+	return netifc_enum(netifc_state_of_type(Py_TYPE(self))->RouteFamilies, ROUTE(self)->family);
 }
 
 static PyObject *route_type(PyObject *self, void *c)
 {
 	(void)c;
-	return member_of(netifc_state_of_type(Py_TYPE(self))->RouteTypes, ROUTE(self)->type);
+	return netifc_enum(netifc_state_of_type(Py_TYPE(self))->RouteTypes, ROUTE(self)->type);
+}
+
+static PyObject *route_protocol(PyObject *self, void *c)
+{
+	(void)c;
+	return netifc_enum(netifc_state_of_type(Py_TYPE(self))->Protocols, ROUTE(self)->protocol);
+}
+
+static PyObject *route_scope(PyObject *self, void *c)
+{
+	(void)c;
+	return netifc_enum(netifc_state_of_type(Py_TYPE(self))->Scopes, ROUTE(self)->scope);
+}
+
+static PyObject *route_flags(PyObject *self, void *c)
+{
+	(void)c;
+	return netifc_enum(netifc_state_of_type(Py_TYPE(self))->RouteFlags, ROUTE(self)->flags);
 }
 
 /* "192.0.2.0/24", "::/0": the network text ipaddress gives. */
@@ -258,7 +274,7 @@ static PyObject *route_network(PyObject *self, void *c)
 }
 
 static PyObject *route_gateway(PyObject *self, void *c) { (void)c; return gateway_text(ROUTE(self)->gw_family, ROUTE(self)->gateway); }
-static PyObject *route_interface(PyObject *self, void *c) { (void)c; return PyUnicode_DecodeFSDefault(ROUTE(self)->name); }
+static PyObject *route_ifname(PyObject *self, void *c) { (void)c; return PyUnicode_DecodeFSDefault(ROUTE(self)->name); }
 
 static PyObject *route_prefsrc(PyObject *self, void *c)
 {
@@ -277,7 +293,7 @@ static PyObject *route_pref(PyObject *self, void *c)
 }
 
 static const char *const route_fields[] = {
-	"family", "type", "destination", "gateway", "index", "interface", "metric", "table",
+	"family", "type", "destination", "gateway", "index", "ifname", "metric", "table",
 	"protocol", "scope", "prefsrc", "flags", "pref", "nexthops", NULL,
 };
 
@@ -311,9 +327,6 @@ static PyMemberDef route_members[] = {
 	{"index", T_INT, offsetof(RouteObject, r.index), READONLY, "Output interface index (RTA_OIF); 0 when none."},
 	{"metric", T_UINT, offsetof(RouteObject, r.metric), READONLY, "Metric (RTA_PRIORITY); 0 when none."},
 	{"table", T_UINT, offsetof(RouteObject, r.table), READONLY, "Routing table number (254 main, 255 local, ...)."},
-	{"protocol", T_UBYTE, offsetof(RouteObject, r.protocol), READONLY, "RTPROT_* (2 kernel, 3 boot, 4 static, ...)."},
-	{"scope", T_UBYTE, offsetof(RouteObject, r.scope), READONLY, "RT_SCOPE_* (0 global, 253 link, 254 host)."},
-	{"flags", T_UINT, offsetof(RouteObject, r.flags), READONLY, "rtm_flags: RTNH_F_* (4 onlink, 16 linkdown, ...) and RTM_F_*."},
 	{"nexthops", T_OBJECT_EX, offsetof(RouteObject, nexthops), READONLY, "Multipath next hops (tuple of NextHop); () when not multipath."},
 	{NULL, 0, 0, 0, NULL},
 };
@@ -324,7 +337,10 @@ static PyGetSetDef route_getset[] = {
 	{"destination", route_destination, NULL, "Destination network as text, '0.0.0.0/0' for a default route.", NULL},
 	{"network", route_network, NULL, "Destination as an ipaddress network.", NULL},
 	{"gateway", route_gateway, NULL, "Gateway address as text (no zone); None when none.", NULL},
-	{"interface", route_interface, NULL, "Output interface name; '' when none or gone.", NULL},
+	{"ifname", route_ifname, NULL, "Output interface name; '' when none or gone.", NULL},
+	{"protocol", route_protocol, NULL, "netifc.RouteProtocol: RTPROT_* (kernel, boot, static, dhcp, ...).", NULL},
+	{"scope", route_scope, NULL, "netifc.Scope: RT_SCOPE_* (global, link, host, ...).", NULL},
+	{"flags", route_flags, NULL, "netifc.RouteFlags: RTNH_F_* (onlink, linkdown, ...) and RTM_F_* (cloned, ...).", NULL},
 	{"prefsrc", route_prefsrc, NULL, "Preferred source address as text; None when none.", NULL},
 	{"pref", route_pref, NULL, "IPv6 router preference (0 medium, 1 high, 3 low); None when none.", NULL},
 	{NULL, NULL, NULL, NULL, NULL},
@@ -413,13 +429,15 @@ static PyObject *m_route_get(PyObject *m, PyObject *args)
 static PyObject *m_register_routes(PyObject *m, PyObject *args)
 {
 	modstate *st = PyModule_GetState(m);
-	PyObject *types, *families;
+	PyObject *types, *families, *protocols, *flags;
 
-	if (!PyArg_ParseTuple(args, "O!O!:_register_routes", &PyTuple_Type, &types,
-			      &PyTuple_Type, &families))
+	if (!PyArg_ParseTuple(args, "O!O!O!O:_register_routes", &PyTuple_Type, &types,
+			      &PyTuple_Type, &families, &PyTuple_Type, &protocols, &flags))
 		return NULL;
 	Py_XSETREF(st->RouteTypes, Py_NewRef(types));
 	Py_XSETREF(st->RouteFamilies, Py_NewRef(families));
+	Py_XSETREF(st->Protocols, Py_NewRef(protocols));
+	Py_XSETREF(st->RouteFlags, Py_NewRef(flags));
 	Py_RETURN_NONE;
 }
 
