@@ -6,13 +6,25 @@ import json
 import os
 import socket
 import sys
-from types import ModuleType
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import netifc
+from netifc.namespace import Namespace
 
-# Where the interfaces are read: this module's namespace, or a NetNS (-n NAME).
-_Source = Union[ModuleType, netifc.NetNS]
+# Where the interfaces are read: the caller's namespace (Namespace()), or a
+# NetNS (-n NAME): the same calls either way.
+_Source = Namespace
+_HERE = Namespace()
+
+
+def _failed(e: Exception) -> int:
+    """Say why a call failed (an OSError by its strerror); the exit status 1."""
+    if isinstance(e, OSError) and e.strerror:
+        text = e.strerror
+    else:
+        text = e.args[0] if e.args and isinstance(e.args[0], str) else str(e)
+    print(f"netifc: {text}", file=sys.stderr)
+    return 1
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -54,7 +66,7 @@ def _use_color(choice: str, stream: object) -> bool:
     return choice == "always"
 
 
-def _find(name: str, src: _Source = netifc) -> netifc.Interface:
+def _find(name: str, src: _Source = _HERE) -> netifc.Interface:
     """The interface with this name; like ip, an altname finds its interface
     too (the API's interface_by_name() matches the primary name only, as Go)."""
     try:
@@ -66,7 +78,7 @@ def _find(name: str, src: _Source = netifc) -> netifc.Interface:
         raise
 
 
-def _gather(ifname: Optional[str], multicast: bool, src: _Source = netifc
+def _gather(ifname: Optional[str], multicast: bool, src: _Source = _HERE
             ) -> Tuple[Sequence[netifc.Interface], Sequence[netifc.Addr]]:
     if ifname is not None:
         iface = _find(ifname, src)
@@ -120,7 +132,7 @@ def _event_at(event: netifc.Event) -> Tuple[Optional[netifc.Interface], Optional
     return None, None
 
 
-def _name_of(index: int, names: Dict[int, str], zone: str, src: _Source = netifc) -> str:
+def _name_of(index: int, names: Dict[int, str], zone: str, src: _Source = _HERE) -> str:
     """An address's interface name: from the events so far, its zone, the kernel
     (a group can come before its link), or ``if<index>`` as ip prints a gone one."""
     if index not in names:
@@ -134,14 +146,10 @@ def _name_of(index: int, names: Dict[int, str], zone: str, src: _Source = netifc
 def _watch(args: argparse.Namespace, src: _Source) -> int:
     """Print each change as it comes, until Ctrl-C (exit 0)."""
     try:
-        watcher = netifc.Watcher(src if isinstance(src, netifc.NetNS) else None)
+        watcher = netifc.Watcher(src)
         only = _find(args.ifname, src).index if args.ifname is not None else None
-    except (netifc.NoSuchInterface, ValueError, NotImplementedError) as e:
-        print(f"netifc: {e.args[0] if e.args else e}", file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(f"netifc: {e.strerror or e}", file=sys.stderr)
-        return 1
+    except (netifc.NoSuchInterface, ValueError, NotImplementedError, OSError) as e:
+        return _failed(e)
     names = {i.index: i.name for i in watcher.interfaces}
     color = _use_color(args.color, sys.stdout)
     try:
@@ -197,18 +205,14 @@ def _stats_lines(c: netifc.Counters) -> List[str]:
     return lines
 
 
-def _stats(args: argparse.Namespace, src: _Source = netifc) -> int:
+def _stats(args: argparse.Namespace, src: _Source = _HERE) -> int:
     try:
         interfaces: Sequence[netifc.Interface] = (
             (_find(args.ifname, src),) if args.ifname is not None else src.interfaces())
         counters = {c.index: c for c in (
             [interfaces[0].counters()] if args.ifname is not None else src.counters())}
-    except (netifc.NoSuchInterface, ValueError) as e:
-        print(f"netifc: {e.args[0] if e.args else e}", file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(f"netifc: {e.strerror or e}", file=sys.stderr)
-        return 1
+    except (netifc.NoSuchInterface, ValueError, OSError) as e:
+        return _failed(e)
     shown = [i for i in interfaces if i.index in counters]     # none that vanished between
     if args.json:
         out = json.dumps([{"index": i.index, "name": i.name,
@@ -254,13 +258,9 @@ def _route_main(argv: List[str]) -> int:
     src: Optional[netifc.NetNS] = None
     try:
         src = netifc.NetNS(args.netns) if args.netns is not None else None
-        routes = (src or netifc).routes(family, args.table)
-    except (TypeError, ValueError, NotImplementedError) as e:
-        print(f"netifc: {e}", file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(f"netifc: {e.strerror or e}", file=sys.stderr)
-        return 1
+        routes = (src or _HERE).routes(family, args.table)
+    except (TypeError, ValueError, NotImplementedError, OSError) as e:
+        return _failed(e)
     finally:
         if src is not None:
             src.close()
@@ -288,16 +288,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         parser.error("argument IFNAME: an interface name cannot be empty")
     if args.stats and (args.brief or args.multicast or args.family is not None):
         parser.error("argument -s/--stats: not with -b, -m, -4 or -6")
-    src: _Source = netifc
+    src: _Source = _HERE
     if args.netns is not None:
         try:
             src = netifc.NetNS(args.netns)
-        except (ValueError, NotImplementedError) as e:
-            print(f"netifc: {e.args[0] if e.args else e}", file=sys.stderr)
-            return 1
-        except OSError as e:
-            print(f"netifc: {e.strerror or e}", file=sys.stderr)
-            return 1
+        except (ValueError, NotImplementedError, OSError) as e:
+            return _failed(e)
     try:
         return _show(args, src)
     finally:
@@ -312,12 +308,8 @@ def _show(args: argparse.Namespace, src: _Source) -> int:
         return _stats(args, src)
     try:
         interfaces, addrs = _gather(args.ifname, args.multicast, src)
-    except (netifc.NoSuchInterface, ValueError) as e:
-        print(f"netifc: {e.args[0] if e.args else e}", file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(f"netifc: {e.strerror or e}", file=sys.stderr)
-        return 1
+    except (netifc.NoSuchInterface, ValueError, OSError) as e:
+        return _failed(e)
     if args.json:
         out = netifc.render_json(interfaces, addrs, multicast=args.multicast,
                                  family=args.family)

@@ -231,15 +231,7 @@ def object_bytes() -> Dict[str, float]:
     """Bytes per Interface and per Addr, as tracemalloc counts them."""
     out = {}
     for kind, fn in (("Interface", netifc.interfaces), ("Addr", netifc.interface_addrs)):
-        fn()
-        tracemalloc.start()
-        try:
-            before = tracemalloc.get_traced_memory()[0]
-            objs = fn()
-            after = tracemalloc.get_traced_memory()[0]
-        finally:
-            tracemalloc.stop()
-        out[kind] = round((after - before) / max(len(objs), 1), 1)
+        out[kind] = round(_bytes_of(fn) / max(len(fn()), 1), 1)
     out["snapshot"] = _bytes_of(netifc.snapshot)
     if hasattr(_netifc, "_Tables"):
         out["live"] = _bytes_of(_live_closed)

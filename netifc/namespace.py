@@ -21,6 +21,18 @@ from .snapshot import Snapshot, _snapshot_in
 if TYPE_CHECKING:
     from ._netifc import _NetNS
 
+    from typing import Protocol
+
+    class _Calls(Protocol):
+        """What answers a namespace's calls: the C module (the caller's own)
+        or a _NetNS (another's)."""
+
+        def interfaces(self) -> Tuple[Interface, ...]: ...
+        def interface_by_index(self, index: int, /) -> Interface: ...
+        def interface_by_name(self, name: str, /) -> Interface: ...
+        def interface_addrs(self) -> Tuple[Addr, ...]: ...
+        def counters(self) -> Tuple[Counters, ...]: ...
+
 __all__ = ["Namespace"]
 
 
@@ -31,19 +43,25 @@ class Namespace:
     ``addrs()``, ``multicast_addrs()``, ``counters()`` and ``link_settings()``.
     """
 
-    __slots__ = ("_ns",)
+    __slots__ = ("_ns", "_c")
 
     _ns: Optional[_NetNS]
+    _c: _Calls
 
     def __init__(self) -> None:
-        self._ns = None
+        self._in(None)
+
+    def _in(self, ns: Optional[_NetNS]) -> None:
+        """Answer for ns (None: the caller's own namespace)."""
+        self._ns = ns
+        self._c = _netifc if ns is None else ns
 
     def interfaces(self) -> Tuple[Interface, ...]:
         """Every interface of the namespace, in kernel order (one link dump).
 
         Raises OSError when the kernel fails; ValueError once closed.
         """
-        return _netifc.interfaces() if self._ns is None else self._ns.interfaces()
+        return self._c.interfaces()
 
     def interface_by_index(self, index: int) -> Interface:
         """The namespace's interface with this index (one request for that link).
@@ -51,9 +69,7 @@ class Namespace:
         Raises TypeError unless index is an int; NoSuchInterface when no
         interface has it; OSError when the kernel fails; ValueError once closed.
         """
-        if self._ns is None:
-            return _netifc.interface_by_index(index)
-        return self._ns.interface_by_index(index)
+        return self._c.interface_by_index(index)
 
     def interface_by_name(self, name: str) -> Interface:
         """The namespace's interface with this (primary) name.
@@ -61,23 +77,21 @@ class Namespace:
         Raises TypeError unless name is a str; NoSuchInterface when no
         interface has it; OSError when the kernel fails; ValueError once closed.
         """
-        if self._ns is None:
-            return _netifc.interface_by_name(name)
-        return self._ns.interface_by_name(name)
+        return self._c.interface_by_name(name)
 
     def interface_addrs(self) -> Tuple[Addr, ...]:
         """Every unicast address of the namespace.
 
         Raises OSError when the kernel fails; ValueError once closed.
         """
-        return _netifc.interface_addrs() if self._ns is None else self._ns.interface_addrs()
+        return self._c.interface_addrs()
 
     def counters(self) -> Tuple[Counters, ...]:
         """Every interface's counters in the namespace (one stats dump).
 
         Raises OSError when the kernel fails; ValueError once closed.
         """
-        return _netifc.counters() if self._ns is None else self._ns.counters()
+        return self._c.counters()
 
     def snapshot(self) -> Snapshot:
         """Every interface and unicast address of the namespace, consistent

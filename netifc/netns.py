@@ -95,7 +95,7 @@ class NetNS(Namespace):
                 " namespace (the netlink backend can)")
         if isinstance(netns, int):
             self.name, self.path = None, None
-            self._ns = _entered(netns, f"fd {netns}", None)
+            self._in(_entered(netns, f"fd {netns}", None))
             return
         self.name, self.path = _where(netns)
         what = repr(self.name if self.name is not None else self.path)
@@ -108,7 +108,7 @@ class NetNS(Namespace):
             raise type(e)(e.errno, f"network namespace {what}: {e.strerror}",
                           self.path) from None
         try:
-            self._ns = _entered(fd, what, self.path)
+            self._in(_entered(fd, what, self.path))
         finally:
             os.close(fd)
 

@@ -108,7 +108,7 @@ def test_counters_are_values(backend):
     c = netifc.interface_by_name("lo").counters()
     again = pickle.loads(pickle.dumps(c))
     assert again == c and hash(again) == hash(c) and repr(again) == repr(c)
-    assert repr(c).startswith(f"Counters(index={c.index}, name='lo', rx_packets=")
+    assert repr(c).startswith(f"Counters(index={c.index}, ifname='lo', rx_packets=")
     with pytest.raises(AttributeError):
         c.rx_bytes = 0
     with pytest.raises(TypeError):
@@ -273,14 +273,15 @@ def test_host_link_settings_match_sysfs(backend):
         assert (None if ls is None else tuple(ls)) == (None if want == (None, None) else want), i
 
 
-def test_link_settings_of_a_vanished_interface_are_none(backend, pair):
+def test_link_settings_of_a_vanished_interface_raise(backend, pair):
     a, _ = pair
     with a.entered():
         a.ip("link", "add", "ctgone2", "type", "veth", "peer", "name", "ctgone3")
         gone = netifc.interface_by_name("ctgone2")
         assert tuple(gone.link_settings()) == (10000, "full")
         a.ip("link", "del", "ctgone2")
-        assert gone.link_settings() is None
+        with pytest.raises(netifc.NoSuchInterface, match="'ctgone2'"):
+            gone.link_settings()
 
 
 # ---- netifc -s ---------------------------------------------------------------

@@ -558,7 +558,7 @@ def test_counters_are_the_namespaces(nets, backend):
     if shutil.which("ping"):    # some traffic on lo, counted between the two reads
         ns.run(["ping", "-c", "3", "-i", "0.2", "-q", "127.0.0.1"], capture_output=True)
     with netifc.NetNS(ns.name) as n:
-        got = {c.name: c for c in n.counters()}
+        got = {c.ifname: c for c in n.counters()}
         one = n.interface_by_name("lo").counters()
         settings = n.interface_by_name("a2").link_settings()
     after = proc_net_dev(ns)
@@ -567,7 +567,7 @@ def test_counters_are_the_namespaces(nets, backend):
         low, high = before[name], after[name]
         for v, lo_, hi in zip((c.rx_bytes, c.rx_packets, c.tx_bytes, c.tx_packets), low, high):
             assert lo_ <= v <= hi, (name, c)
-    assert one.name == "lo" and before["lo"][1] <= one.rx_packets <= after["lo"][1]
+    assert one.ifname == "lo" and before["lo"][1] <= one.rx_packets <= after["lo"][1]
     speed = ns.run(["cat", "/sys/class/net/a2/speed"], capture_output=True, text=True).stdout
     if speed.strip().isdigit():
         assert settings is not None and settings.speed == int(speed)
