@@ -11,7 +11,7 @@ socket overflowed), the tables are read again and a ``Resync`` event says so.
 ``live()`` keeps the same tables without events: each read first applies what
 is pending (one zero-timeout poll() when nothing is), so a change made before
 the read is always in it. The tables themselves are C's (``_netifc._Tables``,
-csrc/live.c): this module makes the events' classes and the Python API.
+csrc/python/live.c): this module makes the events' classes and the Python API.
 """
 from __future__ import annotations
 
@@ -231,6 +231,9 @@ class Watcher:
     def poll(self, timeout: Optional[float] = None) -> List[Event]:
         """The events that happened, in order, waiting up to timeout seconds (None:
         as long as it takes; 0: not at all) for the first. [] when none came."""
+        if timeout is not None and (isinstance(timeout, bool)
+                                    or not isinstance(timeout, (int, float))):
+            raise TypeError(f"poll: timeout must be a number or None, not {type(timeout).__name__}")
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             if not self._pending:

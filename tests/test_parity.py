@@ -112,14 +112,16 @@ NOT_INDEX = [None, "1", 1.0, True, b"\x01", [1]]
 NOT_NAME = [None, 1, b"pa", bytearray(b"pa"), ["pa"]]
 
 
+def raised(call):
+    """(exception type, message) of call(), which must raise."""
+    with pytest.raises(Exception) as e:
+        call()
+    return type(e.value), str(e.value)
+
+
 def answers(sources, call):
     """{source: (exception type, message)} of call(source) for each source."""
-    out = {}
-    for s in sources:
-        with pytest.raises(Exception) as e:
-            call(s)
-        out[s.name] = (type(e.value), str(e.value))
-    return out
+    return {s.name: raised(lambda: call(s)) for s in sources}
 
 
 @pytest.mark.parametrize("bad", NO_INDEX)
@@ -270,3 +272,41 @@ def test_copy_of_a_netns_interface_asks_its_namespace(place, backend):
             pickle.dumps(pb)
     lo = netifc.interface_by_name("lo")
     assert pickle.loads(pickle.dumps(lo)) == lo == copy.copy(lo)
+
+
+# ---- the other calls: the module's and a NetNS's, the same ------------------------
+
+def test_routes_counters_gateways_agree(place, backend):
+    if backend != "netlink":
+        pytest.skip("NetNS is netlink's")
+    with netifc.NetNS(place.name) as ns:
+        theirs = (ns.routes(None, "all"), ns.route_get("203.0.113.5"), ns.default_gateways(),
+                  sorted((c.index, c.ifname) for c in ns.counters()),
+                  ns.snapshot().interfaces, ns.interface_addrs())
+        with place.entered():
+            mine = (netifc.routes(None, "all"), netifc.route_get("203.0.113.5"),
+                    netifc.default_gateways(),
+                    sorted((c.index, c.ifname) for c in netifc.counters()),
+                    netifc.snapshot().interfaces, netifc.interface_addrs())
+        assert mine == theirs
+        want = place.ipj("route", "get", "203.0.113.5")[0]
+        got = theirs[1]
+        assert (got.gateway, got.ifname, got.prefsrc) == (want["gateway"], want["dev"],
+                                                          want["prefsrc"])
+        for call in (lambda s: s.routes("x"), lambda s: s.routes(None, 1.5),
+                     lambda s: s.routes(99), lambda s: s.routes(None, "no-such-table"),
+                     lambda s: s.route_get(1), lambda s: s.route_get("not an address"),
+                     lambda s: s.route_get("fe80::1%no-such-if")):
+            with place.entered():
+                expected = raised(lambda: call(netifc))
+            assert raised(lambda: call(ns)) == expected
+            assert expected[0] in (TypeError, ValueError), expected
+
+
+def test_watcher_poll_names_its_argument():
+    with netifc.Watcher() as w:
+        for bad in ("1", b"1", [1], True):
+            with pytest.raises(TypeError, match="poll: timeout must be a number or None, not"
+                                                f" {type(bad).__name__}"):
+                w.poll(bad)
+        assert isinstance(w.poll(0), list) and isinstance(w.poll(0.0), list)
