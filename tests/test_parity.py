@@ -310,3 +310,14 @@ def test_watcher_poll_names_its_argument():
                                                 f" {type(bad).__name__}"):
                 w.poll(bad)
         assert isinstance(w.poll(0), list) and isinstance(w.poll(0.0), list)
+
+
+def test_event_json_follows_the_names():
+    """The CLI's --watch --json says "link" where the event's field is .link."""
+    from netifc.render import event_json
+    lo = netifc.interface_by_name("lo")
+    for event, kind in ((netifc.LinkAdded(lo), "link_added"),
+                        (netifc.LinkRemoved(lo), "link_removed")):
+        d = event_json(event)
+        assert set(d) == {"event", "link"} and d["event"] == kind
+        assert (d["link"]["index"], d["link"]["name"]) == (lo.index, "lo")
