@@ -279,16 +279,16 @@ GO_LINE = re.compile(r"^(Benchmark\w+)-\d+\s+(\d+)\s+([\d.]+) ns/op")
 
 
 def run_go(benchtime: str, netns: Optional[str] = None,
-           pattern: str = "^BenchmarkInterface") -> Optional[Dict[str, float]]:
-    """{name: ns/op} from Go's net package (the benchmarks `pattern` matches),
-    or None when no Go toolchain is here."""
+           pattern: str = "^BenchmarkInterface", count: int = 1) -> Optional[Dict[str, float]]:
+    """{name: ns/op} from Go's net package (the benchmarks `pattern` matches,
+    each run `count` times, the best kept), or None when no Go toolchain is here."""
     go = shutil.which("go")
     if not go:
         return None
     goroot = subprocess.run([go, "env", "GOROOT"], capture_output=True, text=True,
                             check=True).stdout.strip()
     argv = [go, "test", "-run", "NONE", "-bench", pattern,
-            "-benchtime", benchtime, "."]
+            "-benchtime", benchtime, "-count", str(count), "."]
     if netns:
         argv = ["ip", "netns", "exec", netns] + argv
     env = dict(os.environ, GOFLAGS="-mod=mod")
@@ -298,7 +298,8 @@ def run_go(benchtime: str, netns: Optional[str] = None,
     for line in r.stdout.splitlines():
         m = GO_LINE.match(line)
         if m:
-            out[m.group(1)] = float(m.group(3))
+            ns = float(m.group(3))
+            out[m.group(1)] = min(ns, out.get(m.group(1), ns))
     if not out:
         raise RuntimeError(f"go test printed no benchmark: {r.stdout[-400:]}{r.stderr[-400:]}")
     return out
@@ -440,14 +441,15 @@ def plot_sizes(text: str) -> List[int]:
     return sizes
 
 
-def best(fn: Callable[[], object], benchtime: float) -> float:
-    """ns/op of fn, the best of ROUNDS measurements sharing benchtime."""
-    return min(measure(fn, benchtime / ROUNDS)[0] for _ in range(ROUNDS))
+PLOT_ROUNDS = 7     # short turns of every series, the best of each kept
 
 
 def scaling_point(benchtime: float, netns: str, go: bool) -> Dict[str, Any]:
     """The figures of one namespace, this thread inside it:
-    {"links", "addrs", "ns": {panel: {series: ns/op}}}."""
+    {"links", "addrs", "ns": {panel: {series: ns/op}}}.  The series of a
+    panel are timed in turns, PLOT_ROUNDS short turns each, and the best
+    turn of each is kept: on a shared machine that is the one least
+    disturbed, and the series compared met the same moments."""
     assert _floor is not None
     floor_timer = _floor.kept
     lo = loopback()
@@ -468,17 +470,24 @@ def scaling_point(benchtime: float, netns: str, go: bool) -> Dict[str, Any]:
         else:   # psutil has no lookup of one interface
             calls["interfaces"]["psutil"] = psutil.net_if_stats
             calls["addrs"]["psutil"] = psutil.net_if_addrs
+        turn = benchtime / PLOT_ROUNDS
         out: Dict[str, Dict[str, float]] = {}
         for key, _, go_name in PLOT_PANELS:
-            out[key] = {series: best(fn, benchtime) for series, fn in calls[key].items()}
+            timers: Dict[str, Callable[[], float]] = {
+                series: (lambda fn=fn: measure(fn, turn)[0])
+                for series, fn in calls[key].items()}
             request = floors[go_name]
-            out[key]["kernel floor"] = min(
-                grow(lambda n: floor_timer(request[0], n, *request[1:]) * n,
-                     benchtime / ROUNDS)[0] for _ in range(ROUNDS))
+            timers["kernel floor"] = lambda request=request: grow(
+                lambda n: floor_timer(request[0], n, *request[1:]) * n, turn)[0]
+            out[key] = {}
+            for _ in range(PLOT_ROUNDS):
+                for series, timer in timers.items():
+                    ns = timer()
+                    out[key][series] = min(ns, out[key].get(series, ns))
     finally:
         lv.close()
     if go:
-        times = run_go(f"{benchtime}s", netns, PLOT_GO) or {}
+        times = run_go(f"{benchtime / PLOT_ROUNDS:.3f}s", netns, PLOT_GO, PLOT_ROUNDS) or {}
         for key, _, go_name in PLOT_PANELS:
             if go_name in times:
                 out[key]["Go"] = times[go_name]
@@ -550,7 +559,8 @@ def plot(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if not go and not args.no_go:
         print("go: no Go toolchain on PATH; the plot has no Go series", file=sys.stderr)
     points = scaling(args.sizes, args.benchtime, go)
-    notes = ["best of 3 per point", f"{os.cpu_count()} CPUs",
+    notes = [f"best of {PLOT_ROUNDS} turns per point (Go: go test -count {PLOT_ROUNDS})",
+             f"{os.cpu_count()} CPUs",
              f"CPython {sys.version.split()[0]}"]
     if not go:
         notes.append("Go not shown: " + ("--no-go" if args.no_go else "no Go toolchain on PATH"))
