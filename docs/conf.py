@@ -33,4 +33,4 @@ class _PagesToCome(logging.Filter):
 logging.getLogger("sphinx.sphinx.directives.other").addFilter(_PagesToCome())
 autodoc_member_order = "bysource"
 autodoc_default_options = {"undoc-members": False}
-pygments_style = "sphinx"
+highlight_language = "none"     # literal blocks (::) are tables and output, not code
