@@ -26,3 +26,14 @@ def test_ci_runs_readme_commands():
     ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
     assert RUN_CMD in ci
     assert TEST_CMD in ci
+
+
+def test_readme_is_a_landing_page():
+    """At most 300 lines, and every page it links to is there."""
+    text = (ROOT / "README.rst").read_text()
+    assert len(text.splitlines()) <= 300
+    targets = re.findall(r"`[^`<]*<([^>]+)>`_", text)
+    assert targets
+    local = [t for t in targets if "://" not in t]
+    assert local == targets, "the README links to nothing outside the repository"
+    assert [t for t in local if not (ROOT / t).is_file()] == []
