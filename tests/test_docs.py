@@ -2,12 +2,20 @@
 import pathlib
 import re
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 APT_CMD = "apt-get update && apt-get install -y gcc python3-dev python3-venv iproute2 procps"
 RUN_CMD = "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/python -m netifc"
 TEST_CMD = ("python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && "
             ".venv/bin/python -m pytest")
+
+
+@pytest.fixture(autouse=True)
+def backend():
+    """Text only: each test runs once, not once per backend."""
+    yield None
 
 
 def readme_commands():
