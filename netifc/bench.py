@@ -294,7 +294,7 @@ def run_go(benchtime: str, netns: Optional[str] = None,
     env = dict(os.environ, GOFLAGS="-mod=mod")
     r = subprocess.run(argv, cwd=os.path.join(goroot, "src", "net"), capture_output=True,
                        text=True, env=env)
-    out = {}
+    out: Dict[str, float] = {}
     for line in r.stdout.splitlines():
         m = GO_LINE.match(line)
         if m:
@@ -472,13 +472,17 @@ def scaling_point(benchtime: float, netns: str, go: bool) -> Dict[str, Any]:
             calls["addrs"]["psutil"] = psutil.net_if_addrs
         turn = benchtime / PLOT_ROUNDS
         out: Dict[str, Dict[str, float]] = {}
+
+        def timed_call(fn: Callable[[], object]) -> Callable[[], float]:
+            return lambda: measure(fn, turn)[0]
+
+        def timed_floor(request: Tuple[Any, ...]) -> Callable[[], float]:
+            return lambda: grow(lambda n: floor_timer(request[0], n, *request[1:]) * n,
+                                turn)[0]
+
         for key, _, go_name in PLOT_PANELS:
-            timers: Dict[str, Callable[[], float]] = {
-                series: (lambda fn=fn: measure(fn, turn)[0])
-                for series, fn in calls[key].items()}
-            request = floors[go_name]
-            timers["kernel floor"] = lambda request=request: grow(
-                lambda n: floor_timer(request[0], n, *request[1:]) * n, turn)[0]
+            timers = {series: timed_call(fn) for series, fn in calls[key].items()}
+            timers["kernel floor"] = timed_floor(floors[go_name])
             out[key] = {}
             for _ in range(PLOT_ROUNDS):
                 for series, timer in timers.items():
