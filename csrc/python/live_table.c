@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "python/live.h"
+#include "python/live_table.h"
 
 /* ---- keys and the changes table ----------------------------------------- */
 
@@ -243,21 +243,27 @@ static int placed_cmp(const void *x, const void *y)
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
+struct placed_of {
+	TablesObject *t;
+	const struct placed *p;
+	int zones;
+};
+
+static PyObject *placed_at(void *ctx, size_t i)
+{
+	const struct placed_of *c = ctx;
+	modstate *st = PyModule_GetState(c->t->module);
+	const struct placed *p = &c->p[i];
+
+	return c->zones ? lt_rezoned(st, p->rec, lt_link(c->t, p->index, NULL)) : Py_NewRef(p->rec);
+}
+
 /* A tuple of the n records, each lt_rezoned by its link (NULL: by none). */
 static PyObject *tuple_of(TablesObject *t, const struct placed *p, size_t n, int zones)
 {
-	modstate *st = PyModule_GetState(t->module);
-	PyObject *tup = PyTuple_New((Py_ssize_t)n), *o;
-	size_t i;
+	struct placed_of c = { t, p, zones };
 
-	for (i = 0; tup && i < n; i++) {
-		o = zones ? lt_rezoned(st, p[i].rec, lt_link(t, p[i].index, NULL)) : Py_NewRef(p[i].rec);
-		if (!o)
-			Py_CLEAR(tup);
-		else
-			NETIFC_TUPLE_SET(tup, (Py_ssize_t)i, o);
-	}
-	return tup;
+	return netifc_tuple_of(&c, n, placed_at);
 }
 
 /* The links tuple with the changes in. */
