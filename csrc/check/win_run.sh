@@ -3,8 +3,9 @@
 #   - the shared core (addr.c vec.c backend.c windows/iphlpapi.c) by gcc without GNU
 #     extensions, -std=c11 -pedantic -Wall -Wextra -Werror;
 #   - the same and windows/iphlpapi.c by mingw-w64, -std=c11 -pedantic -Wall -Wextra -Werror;
-#   - the binding built on Windows (module.c, record.c, records.c, counters.c) by mingw-w64 against this Python's headers with
-#     a Windows pyconfig.h (win-pyconfig/), syntax only;
+#   - the binding's files a Windows build has (module.c, record.c, records.c,
+#     counters.c) by mingw-w64 against this Python's headers with a Windows
+#     pyconfig.h (win-pyconfig/), syntax only;
 #   - csrc/check/win_driver.c built with the core and run by wine64: exit
 #     status 0 and one JSON object.  tests/test_windows.py compares it with ip.
 set -euo pipefail
