@@ -222,16 +222,9 @@ static int counters_call(modstate *st, struct netifc_call *call, int32_t index,
 	return st->backend->counters(call, index, t);
 }
 
-struct counters_of {
-	modstate *st;
-	const struct netifc_counters_table *t;
-};
-
-static PyObject *counters_at(void *ctx, size_t i)
+static PyObject *counters_at(void *st, const void *table, size_t i)
 {
-	const struct counters_of *c = ctx;
-
-	return new_counters(c->st, &c->t->v[i]);
+	return new_counters(st, &((const struct netifc_counters_table *)table)->v[i]);
 }
 
 /* Every link's counters, in ns (NULL: the calling thread's namespace). */
@@ -239,7 +232,6 @@ PyObject *netifc_counters_all(modstate *st, struct netifc_ns *ns)
 {
 	struct netifc_call call = { .opts = st->opts, .ns = ns };
 	struct netifc_counters_table t = { 0 };
-	struct counters_of of = { st, &t };
 	PyObject *res;
 	int r;
 
@@ -249,7 +241,7 @@ PyObject *netifc_counters_all(modstate *st, struct netifc_ns *ns)
 	if (r < 0)
 		res = netifc_core_error(st, &call, r, NULL);
 	else
-		res = netifc_tuple_of(&of, t.n, counters_at);
+		res = netifc_tuple_of(st, &t, t.n, counters_at);
 	netifc_counters_free(&t);
 	return res;
 }

@@ -243,27 +243,24 @@ static int placed_cmp(const void *x, const void *y)
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
-struct placed_of {
-	TablesObject *t;
-	const struct placed *p;
-	int zones;
-};
-
-static PyObject *placed_at(void *ctx, size_t i)
+static PyObject *placed_at(void *t, const void *placed, size_t i)
 {
-	const struct placed_of *c = ctx;
-	modstate *st = PyModule_GetState(c->t->module);
-	const struct placed *p = &c->p[i];
-
-	return c->zones ? lt_rezoned(st, p->rec, lt_link(c->t, p->index, NULL)) : Py_NewRef(p->rec);
+	(void)t;
+	return Py_NewRef(((const struct placed *)placed)[i].rec);
 }
 
-/* A tuple of the n records, each lt_rezoned by its link (NULL: by none). */
+/* The record, lt_rezoned by its link (NULL: by none). */
+static PyObject *placed_rezoned(void *t, const void *placed, size_t i)
+{
+	const struct placed *p = (const struct placed *)placed + i;
+
+	return lt_rezoned(PyModule_GetState(TABLES(t)->module), p->rec, lt_link(t, p->index, NULL));
+}
+
+/* A tuple of the n records, each lt_rezoned by its link if zones. */
 static PyObject *tuple_of(TablesObject *t, const struct placed *p, size_t n, int zones)
 {
-	struct placed_of c = { t, p, zones };
-
-	return netifc_tuple_of(&c, n, placed_at);
+	return netifc_tuple_of(t, p, n, zones ? placed_rezoned : placed_at);
 }
 
 /* The links tuple with the changes in. */

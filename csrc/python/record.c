@@ -219,13 +219,13 @@ PyObject *netifc_fields_repr(PyObject *self, const char *type, const char *const
 	return res;
 }
 
-PyObject *netifc_tuple_of(void *ctx, size_t n, PyObject *(*make)(void *ctx, size_t i))
+PyObject *netifc_tuple_of(void *ctx, const void *table, size_t n, netifc_make_fn make)
 {
 	PyObject *tup = PyTuple_New((Py_ssize_t)n), *o;
 	size_t i;
 
 	for (i = 0; tup && i < n; i++) {
-		if (!(o = make(ctx, i))) {
+		if (!(o = make(ctx, table, i))) {
 			Py_CLEAR(tup);
 			break;
 		}
@@ -241,6 +241,13 @@ PyObject *netifc_ip_text(int family, const uint8_t *p)
 	if (!inet_ntop(family, p, buf, sizeof buf))
 		return PyErr_SetFromErrno(PyExc_OSError);
 	return PyUnicode_FromString(buf);
+}
+
+PyObject *netifc_opt_ip_text(int has, int family, const uint8_t *p)
+{
+	if (!has)
+		Py_RETURN_NONE;
+	return netifc_ip_text(family, p);
 }
 
 PyObject *netifc_enum_of(PyObject *cls, unsigned long v)
@@ -289,40 +296,24 @@ PyObject *netifc_new_addr(modstate *st, const struct netifc_addr *a)
 	return (PyObject *)o;
 }
 
-struct links_of {
-	modstate *st;
-	const struct netifc_links *t;
-};
-
-static PyObject *link_at(void *ctx, size_t i)
+static PyObject *link_at(void *st, const void *table, size_t i)
 {
-	const struct links_of *c = ctx;
+	const struct netifc_links *t = table;
 
-	return netifc_new_iface(c->st, &c->t->v[i], c->t->pool);
+	return netifc_new_iface(st, &t->v[i], t->pool);
 }
 
 PyObject *netifc_links_tuple(modstate *st, const struct netifc_links *t)
 {
-	struct links_of c = { st, t };
-
-	return netifc_tuple_of(&c, t->n, link_at);
+	return netifc_tuple_of(st, t, t->n, link_at);
 }
 
-struct addrs_of {
-	modstate *st;
-	const struct netifc_addrs *t;
-};
-
-static PyObject *addr_at(void *ctx, size_t i)
+static PyObject *addr_at(void *st, const void *table, size_t i)
 {
-	const struct addrs_of *c = ctx;
-
-	return netifc_new_addr(c->st, &c->t->v[i]);
+	return netifc_new_addr(st, &((const struct netifc_addrs *)table)->v[i]);
 }
 
 PyObject *netifc_addrs_tuple(modstate *st, const struct netifc_addrs *t)
 {
-	struct addrs_of c = { st, t };
-
-	return netifc_tuple_of(&c, t->n, addr_at);
+	return netifc_tuple_of(st, t, t->n, addr_at);
 }

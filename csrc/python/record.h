@@ -130,11 +130,13 @@ Py_hash_t netifc_hash_end(uint64_t h);
 /* tp_repr: "Type(field=repr, ...)", each field as its attribute returns it. */
 PyObject *netifc_fields_repr(PyObject *self, const char *type, const char *const *fields);
 
-/* A tuple of n records, the ith made by make(ctx, i) (a new reference, or NULL). */
-PyObject *netifc_tuple_of(void *ctx, size_t n, PyObject *(*make)(void *ctx, size_t i));
+/* A tuple of the n records of a table, each made by make(ctx, table, i) (a new reference). */
+typedef PyObject *(*netifc_make_fn)(void *ctx, const void *table, size_t i);
+PyObject *netifc_tuple_of(void *ctx, const void *table, size_t n, netifc_make_fn make);
 
-/* An IPv4 or IPv6 address as text. */
+/* An IPv4 or IPv6 address as text; None unless has. */
 PyObject *netifc_ip_text(int family, const uint8_t *p);
+PyObject *netifc_opt_ip_text(int has, int family, const uint8_t *p);
 
 /* cls(v), or v as an int while cls is not registered. */
 PyObject *netifc_enum_of(PyObject *cls, unsigned long v);

@@ -314,17 +314,14 @@ static PyObject *addr_family(PyObject *self, void *c)
 static PyObject *addr_peer(PyObject *self, void *c)
 {
 	(void)c;
-	if (!ADDR(self)->has_peer)
-		Py_RETURN_NONE;
-	return netifc_ip_text(ADDR(self)->family, ADDR(self)->peer);
+	return netifc_opt_ip_text(ADDR(self)->has_peer, ADDR(self)->family, ADDR(self)->peer);
 }
 
 static PyObject *addr_broadcast(PyObject *self, void *c)
 {
 	(void)c;
-	if (!ADDR(self)->has_broadcast)
-		Py_RETURN_NONE;
-	return netifc_ip_text(ADDR(self)->family, ADDR(self)->broadcast);
+	return netifc_opt_ip_text(ADDR(self)->has_broadcast, ADDR(self)->family,
+				  ADDR(self)->broadcast);
 }
 
 /* IFA_F_SECONDARY and IFA_F_TEMPORARY share a bit: the family says which it is. */

@@ -32,13 +32,6 @@ typedef struct {
 #define HOP(o) (&((NextHopObject *)(o))->h)
 #define ROUTE(o) (&((RouteObject *)(o))->r)
 
-static PyObject *gateway_text(int family, const uint8_t *p)
-{
-	if (!family)
-		Py_RETURN_NONE;
-	return netifc_ip_text(family, p);
-}
-
 /* An address of family (none when 0) fed to a hash, or compared. */
 static void hash_ip(uint64_t *h, int family, const uint8_t *p)
 {
@@ -53,7 +46,7 @@ static int same_ip(int family, const uint8_t *x, const uint8_t *y)
 
 /* ---- NextHop ----------------------------------------------------------- */
 
-static PyObject *hop_gateway(PyObject *self, void *c) { (void)c; return gateway_text(HOP(self)->gw_family, HOP(self)->gateway); }
+static PyObject *hop_gateway(PyObject *self, void *c) { (void)c; return netifc_opt_ip_text(HOP(self)->gw_family, HOP(self)->gw_family, HOP(self)->gateway); }
 static PyObject *hop_interface(PyObject *self, void *c) { (void)c; return PyUnicode_DecodeFSDefault(HOP(self)->name); }
 
 static const char *const hop_fields[] = { "gateway", "index", "interface", "weight", "flags", NULL };
@@ -128,49 +121,32 @@ static void route_dealloc(PyObject *self)
 	netifc_record_dealloc(self);
 }
 
-/* The next hops of route i of table t. */
-struct hops_of {
-	modstate *st;
-	const struct netifc_nexthop *v;
-};
-
-static PyObject *hop_at(void *ctx, size_t i)
+/* Next hop i of an array of them. */
+static PyObject *hop_at(void *st, const void *hops, size_t i)
 {
-	const struct hops_of *c = ctx;
-	NextHopObject *o = PyObject_New(NextHopObject, c->st->NextHop);
+	NextHopObject *o = PyObject_New(NextHopObject, ((modstate *)st)->NextHop);
 
 	if (o)
-		o->h = c->v[i];
+		o->h = ((const struct netifc_nexthop *)hops)[i];
 	return (PyObject *)o;
 }
 
-static PyObject *new_route(modstate *st, const struct netifc_routes *t, size_t i)
+/* Route i of table t. */
+static PyObject *new_route(void *st, const void *table, size_t i)
 {
-	struct hops_of of = { st, t->nh + t->v[i].nh_off };
-	PyObject *hops = netifc_tuple_of(&of, t->v[i].nh_n, hop_at);
+	const struct netifc_routes *t = table;
+	PyObject *hops = netifc_tuple_of(st, t->nh + t->v[i].nh_off, t->v[i].nh_n, hop_at);
 	RouteObject *o;
 
 	if (!hops)
 		return NULL;
-	if (!(o = PyObject_New(RouteObject, st->Route))) {
+	if (!(o = PyObject_New(RouteObject, ((modstate *)st)->Route))) {
 		Py_DECREF(hops);
 		return NULL;
 	}
 	o->r = t->v[i];
 	o->nexthops = hops;
 	return (PyObject *)o;
-}
-
-struct routes_of {
-	modstate *st;
-	const struct netifc_routes *t;
-};
-
-static PyObject *route_at(void *ctx, size_t i)
-{
-	const struct routes_of *c = ctx;
-
-	return new_route(c->st, c->t, i);
 }
 
 /* Member v of an enum registered as a tuple of its members (making one costs microseconds). */
@@ -219,15 +195,13 @@ static PyObject *route_network(PyObject *self, void *c)
 	return res;
 }
 
-static PyObject *route_gateway(PyObject *self, void *c) { (void)c; return gateway_text(ROUTE(self)->gw_family, ROUTE(self)->gateway); }
+static PyObject *route_gateway(PyObject *self, void *c) { (void)c; return netifc_opt_ip_text(ROUTE(self)->gw_family, ROUTE(self)->gw_family, ROUTE(self)->gateway); }
 static PyObject *route_interface(PyObject *self, void *c) { (void)c; return PyUnicode_DecodeFSDefault(ROUTE(self)->name); }
 
 static PyObject *route_prefsrc(PyObject *self, void *c)
 {
 	(void)c;
-	if (!ROUTE(self)->has_prefsrc)
-		Py_RETURN_NONE;
-	return netifc_ip_text(ROUTE(self)->family, ROUTE(self)->prefsrc);
+	return netifc_opt_ip_text(ROUTE(self)->has_prefsrc, ROUTE(self)->family, ROUTE(self)->prefsrc);
 }
 
 static PyObject *route_pref(PyObject *self, void *c)
@@ -358,7 +332,6 @@ static PyObject *m_routes(PyObject *m, PyObject *args)
 	modstate *st = PyModule_GetState(m);
 	struct netifc_call call = { .opts = st->opts };
 	struct netifc_routes t = { 0 };
-	struct routes_of of = { st, &t };
 	unsigned long table;
 	PyObject *res, *netns = Py_None;        /* a _NetNS: its namespace's routes */
 	int family, r;
@@ -373,7 +346,7 @@ static PyObject *m_routes(PyObject *m, PyObject *args)
 	Py_BEGIN_ALLOW_THREADS
 	r = netifc_routes_dump(&call, family, (uint32_t)table, &t);
 	Py_END_ALLOW_THREADS
-	res = r < 0 ? netifc_core_error(st, &call, r, NULL) : netifc_tuple_of(&of, t.n, route_at);
+	res = r < 0 ? netifc_core_error(st, &call, r, NULL) : netifc_tuple_of(st, &t, t.n, new_route);
 	netifc_routes_free(&t);
 	return res;
 }
