@@ -9,6 +9,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>       /* PyMemberDef, there alone before 3.12 */
 
 #if PY_VERSION_HEX < 0x030A0000
 static inline PyObject *netifc_new_ref(PyObject *o)

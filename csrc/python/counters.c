@@ -191,22 +191,12 @@ static PyMethodDef counters_methods[] = {
 	{NULL, NULL, 0, NULL},
 };
 
-static PyType_Slot counters_slots[] = {
-	{Py_tp_doc, "A network interface's counters (struct rtnl_link_stats64's fields); "
-		    "immutable, hashable, equal by value."},
-	{Py_tp_new, counters_new},
-	{Py_tp_dealloc, netifc_record_dealloc},
-	{Py_tp_repr, counters_repr},
-	{Py_tp_hash, counters_hash},
-	{Py_tp_richcompare, counters_richcompare},
-	{Py_tp_getset, counters_getset},
-	{Py_tp_methods, counters_methods},
-	{0, NULL},
-};
-
-static PyType_Spec counters_spec = {
-	"netifc.Counters", sizeof(CountersObject), 0,
-	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, counters_slots,
+static const struct netifc_record_type counters_record = {
+	"netifc.Counters",
+	"A network interface's counters (struct rtnl_link_stats64's fields); "
+	"immutable, hashable, equal by value.",
+	sizeof(CountersObject), 0, counters_new, NULL,
+	counters_repr, NULL, counters_hash, counters_richcompare, counters_getset, NULL, counters_methods,
 };
 
 /* ---- calls ------------------------------------------------------------ */
@@ -390,7 +380,7 @@ int netifc_counters_add(PyObject *m, modstate *st)
 		return -1;
 	}
 	Py_DECREF(names);
-	if (netifc_add_type(m, &counters_spec, &st->Counters) < 0 ||
+	if (netifc_add_record_type(m, &counters_record, &st->Counters) < 0 ||
 	    !(st->LinkSettings = PyStructSequence_NewType(&settings_desc)))
 		return -1;
 	return PyModule_AddObjectRef(m, "LinkSettings", (PyObject *)st->LinkSettings);

@@ -8,6 +8,7 @@
  * the objects are built after.
  */
 #include <errno.h>
+#include <stddef.h>
 
 #include "python/counters.h"
 #include "python/record.h"
@@ -270,45 +271,36 @@ static int module_exec(PyObject *m)
 	return 0;
 }
 
+/* Every object the state holds. */
+static const size_t held[] = {
+	offsetof(modstate, Interface), offsetof(modstate, Addr), offsetof(modstate, Tables),
+	offsetof(modstate, Counters), offsetof(modstate, LinkSettings), offsetof(modstate, Route),
+	offsetof(modstate, NextHop), offsetof(modstate, RouteTypes),
+	offsetof(modstate, RouteFamilies), offsetof(modstate, NoSuchInterface),
+	offsetof(modstate, AddressFamily), offsetof(modstate, Flags), offsetof(modstate, AddrFlags),
+	offsetof(modstate, Addr6Flags),
+};
+
+static PyObject **held_at(PyObject *m, size_t i)
+{
+	return (PyObject **)((char *)PyModule_GetState(m) + held[i]);
+}
+
 static int module_traverse(PyObject *m, visitproc visit, void *arg)
 {
-	modstate *st = PyModule_GetState(m);
+	size_t i;
 
-	Py_VISIT(st->Interface);
-	Py_VISIT(st->Addr);
-	Py_VISIT(st->Tables);
-	Py_VISIT(st->Counters);
-	Py_VISIT(st->LinkSettings);
-	Py_VISIT(st->Route);
-	Py_VISIT(st->NextHop);
-	Py_VISIT(st->RouteTypes);
-	Py_VISIT(st->RouteFamilies);
-	Py_VISIT(st->NoSuchInterface);
-	Py_VISIT(st->AddressFamily);
-	Py_VISIT(st->Flags);
-	Py_VISIT(st->AddrFlags);
-	Py_VISIT(st->Addr6Flags);
+	for (i = 0; i < sizeof held / sizeof *held; i++)
+		Py_VISIT(*held_at(m, i));
 	return 0;
 }
 
 static int module_clear(PyObject *m)
 {
-	modstate *st = PyModule_GetState(m);
+	size_t i;
 
-	Py_CLEAR(st->Interface);
-	Py_CLEAR(st->Addr);
-	Py_CLEAR(st->Tables);
-	Py_CLEAR(st->Counters);
-	Py_CLEAR(st->LinkSettings);
-	Py_CLEAR(st->Route);
-	Py_CLEAR(st->NextHop);
-	Py_CLEAR(st->RouteTypes);
-	Py_CLEAR(st->RouteFamilies);
-	Py_CLEAR(st->NoSuchInterface);
-	Py_CLEAR(st->AddressFamily);
-	Py_CLEAR(st->Flags);
-	Py_CLEAR(st->AddrFlags);
-	Py_CLEAR(st->Addr6Flags);
+	for (i = 0; i < sizeof held / sizeof *held; i++)
+		Py_CLEAR(*held_at(m, i));
 	return 0;
 }
 

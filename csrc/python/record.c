@@ -134,12 +134,37 @@ int netifc_name_arg(PyObject *arg, PyObject **raw)
 
 /* ---- the records' machinery ---------------------------------------------- */
 
-int netifc_add_type(PyObject *m, PyType_Spec *spec, PyTypeObject **slot)
+static int add_type(PyObject *m, PyType_Spec *spec, PyTypeObject **slot)
 {
 	*slot = (PyTypeObject *)PyType_FromModuleAndSpec(m, spec, NULL);
 	if (!*slot)
 		return -1;
 	return PyModule_AddObjectRef(m, strrchr(spec->name, '.') + 1, (PyObject *)*slot);
+}
+
+int netifc_add_record_type(PyObject *m, const struct netifc_record_type *t, PyTypeObject **slot)
+{
+	PyType_Slot slots[12] = {
+		{Py_tp_doc, (void *)t->doc},
+		{Py_tp_new, t->new ? (void *)t->new : (void *)netifc_record_new},
+		{Py_tp_dealloc, t->dealloc ? (void *)t->dealloc : (void *)netifc_record_dealloc},
+		{Py_tp_repr, (void *)t->repr},
+		{Py_tp_hash, (void *)t->hash},
+		{Py_tp_richcompare, (void *)t->richcompare},
+		{Py_tp_getset, t->getset},
+	};
+	PyType_Spec spec = {
+		t->name, t->basicsize, t->itemsize, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, slots,
+	};
+	int n = 7;
+
+	if (t->str)
+		slots[n++] = (PyType_Slot){ Py_tp_str, (void *)t->str };
+	if (t->members)
+		slots[n++] = (PyType_Slot){ Py_tp_members, t->members };
+	if (t->methods)
+		slots[n++] = (PyType_Slot){ Py_tp_methods, t->methods };
+	return add_type(m, &spec, slot);
 }
 
 void netifc_record_dealloc(PyObject *self)

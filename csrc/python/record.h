@@ -107,8 +107,28 @@ int netifc_name_check(PyObject *name, PyObject **raw);
 
 /* ---- the records' machinery ----------------------------------------------- */
 
-/* Makes the type of spec into *slot and adds it to m by its short name. */
-int netifc_add_type(PyObject *m, PyType_Spec *spec, PyTypeObject **slot);
+/*
+ * A record type: what differs from one to the next.  Every record type is
+ * immutable, cannot be made from Python (new: NULL for netifc_record_new),
+ * and frees itself with netifc_record_dealloc (dealloc: NULL) unless it
+ * holds objects.  NULL str, members, methods: none.
+ */
+struct netifc_record_type {
+	const char *name;               /* "netifc.Addr", added to the module as Addr */
+	const char *doc;
+	int basicsize, itemsize;
+	newfunc new;
+	destructor dealloc;
+	reprfunc repr, str;
+	hashfunc hash;
+	richcmpfunc richcompare;
+	PyGetSetDef *getset;
+	PyMemberDef *members;
+	PyMethodDef *methods;
+};
+
+/* Makes the type into *slot and adds it to m by its short name. */
+int netifc_add_record_type(PyObject *m, const struct netifc_record_type *t, PyTypeObject **slot);
 
 /* tp_dealloc of a record that holds no object; one that does clears them first. */
 void netifc_record_dealloc(PyObject *self);

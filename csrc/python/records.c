@@ -280,21 +280,10 @@ static PyMethodDef iface_methods[] = {
 	{NULL, NULL, 0, NULL},
 };
 
-static PyType_Slot iface_slots[] = {
-	{Py_tp_doc, "A network interface; immutable, hashable, equal by value."},
-	{Py_tp_new, netifc_record_new},
-	{Py_tp_dealloc, iface_dealloc},
-	{Py_tp_repr, iface_repr},
-	{Py_tp_hash, iface_hash},
-	{Py_tp_richcompare, iface_richcompare},
-	{Py_tp_getset, iface_getset},
-	{Py_tp_methods, iface_methods},
-	{0, NULL},
-};
-
-static PyType_Spec iface_spec = {
-	"netifc.Interface", offsetof(IfaceObject, data), 1,
-	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, iface_slots,
+static const struct netifc_record_type iface_record = {
+	"netifc.Interface", "A network interface; immutable, hashable, equal by value.",
+	offsetof(IfaceObject, data), 1, NULL, iface_dealloc,
+	iface_repr, NULL, iface_hash, iface_richcompare, iface_getset, NULL, iface_methods,
 };
 
 /* ---- Addr ------------------------------------------------------------- */
@@ -497,23 +486,12 @@ static PyMethodDef addr_methods[] = {
 	{NULL, NULL, 0, NULL},
 };
 
-static PyType_Slot addr_slots[] = {
-	{Py_tp_doc, "An interface address or multicast group; immutable, hashable, equal by value "
-		    "(lifetimes aside)."},
-	{Py_tp_new, netifc_record_new},
-	{Py_tp_dealloc, netifc_record_dealloc},
-	{Py_tp_repr, addr_repr},
-	{Py_tp_str, addr_str},
-	{Py_tp_hash, addr_hash},
-	{Py_tp_richcompare, addr_richcompare},
-	{Py_tp_getset, addr_getset},
-	{Py_tp_methods, addr_methods},
-	{0, NULL},
-};
-
-static PyType_Spec addr_spec = {
-	"netifc.Addr", sizeof(AddrObject), 0,
-	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, addr_slots,
+static const struct netifc_record_type addr_record = {
+	"netifc.Addr",
+	"An interface address or multicast group; immutable, hashable, equal by value "
+	"(lifetimes aside).",
+	sizeof(AddrObject), 0, NULL, NULL,
+	addr_repr, addr_str, addr_hash, addr_richcompare, addr_getset, NULL, addr_methods,
 };
 
 /* ---- rebuilding pickled records (every field checked like the parser does) */
@@ -702,8 +680,8 @@ PyMethodDef netifc_records_functions[] = {
 
 int netifc_records_add(PyObject *m, modstate *st)
 {
-	if (netifc_add_type(m, &iface_spec, &st->Interface) < 0 ||
-	    netifc_add_type(m, &addr_spec, &st->Addr) < 0)
+	if (netifc_add_record_type(m, &iface_record, &st->Interface) < 0 ||
+	    netifc_add_record_type(m, &addr_record, &st->Addr) < 0)
 		return -1;
 	return 0;
 }

@@ -13,7 +13,6 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <sys/socket.h>
-#include <structmember.h>
 
 #include "netlink/routes.h"
 #include "python/netns.h"
@@ -96,21 +95,10 @@ static PyGetSetDef hop_getset[] = {
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
-static PyType_Slot hop_slots[] = {
-	{Py_tp_doc, "One next hop of a multipath route; immutable, hashable, equal by value."},
-	{Py_tp_new, netifc_record_new},
-	{Py_tp_dealloc, netifc_record_dealloc},
-	{Py_tp_repr, hop_repr},
-	{Py_tp_hash, hop_hash},
-	{Py_tp_richcompare, hop_richcompare},
-	{Py_tp_members, hop_members},
-	{Py_tp_getset, hop_getset},
-	{0, NULL},
-};
-
-static PyType_Spec hop_spec = {
-	"netifc.NextHop", sizeof(NextHopObject), 0,
-	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, hop_slots,
+static const struct netifc_record_type hop_record = {
+	"netifc.NextHop", "One next hop of a multipath route; immutable, hashable, equal by value.",
+	sizeof(NextHopObject), 0, NULL, NULL,
+	hop_repr, NULL, hop_hash, hop_richcompare, hop_getset, hop_members, NULL,
 };
 
 /* ---- Route ------------------------------------------------------------- */
@@ -298,21 +286,10 @@ static PyGetSetDef route_getset[] = {
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
-static PyType_Slot route_slots[] = {
-	{Py_tp_doc, "A route; immutable, hashable, equal by value."},
-	{Py_tp_new, netifc_record_new},
-	{Py_tp_dealloc, route_dealloc},
-	{Py_tp_repr, route_repr},
-	{Py_tp_hash, route_hash},
-	{Py_tp_richcompare, route_richcompare},
-	{Py_tp_members, route_members},
-	{Py_tp_getset, route_getset},
-	{0, NULL},
-};
-
-static PyType_Spec route_spec = {
-	"netifc.Route", sizeof(RouteObject), 0,
-	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, route_slots,
+static const struct netifc_record_type route_record = {
+	"netifc.Route", "A route; immutable, hashable, equal by value.",
+	sizeof(RouteObject), 0, NULL, route_dealloc,
+	route_repr, NULL, route_hash, route_richcompare, route_getset, route_members, NULL,
 };
 
 /* ---- functions ------------------------------------------------------------ */
@@ -400,8 +377,8 @@ PyMethodDef netifc_routes_functions[] = {
 
 int netifc_routes_add(PyObject *m, modstate *st)
 {
-	if (netifc_add_type(m, &hop_spec, &st->NextHop) < 0 ||
-	    netifc_add_type(m, &route_spec, &st->Route) < 0)
+	if (netifc_add_record_type(m, &hop_record, &st->NextHop) < 0 ||
+	    netifc_add_record_type(m, &route_record, &st->Route) < 0)
 		return -1;
 	return 0;
 }
