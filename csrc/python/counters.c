@@ -191,7 +191,7 @@ static PyMethodDef counters_methods[] = {
 	{NULL, NULL, 0, NULL},
 };
 
-static const struct netifc_record_type counters_record = {
+const struct netifc_record_type netifc_counters_record = {
 	"netifc.Counters",
 	"A network interface's counters (struct rtnl_link_stats64's fields); "
 	"immutable, hashable, equal by value.",
@@ -380,8 +380,7 @@ int netifc_counters_add(PyObject *m, modstate *st)
 		return -1;
 	}
 	Py_DECREF(names);
-	if (netifc_add_record_type(m, &counters_record, &st->Counters) < 0 ||
-	    !(st->LinkSettings = PyStructSequence_NewType(&settings_desc)))
+	if (!(st->LinkSettings = PyStructSequence_NewType(&settings_desc)))
 		return -1;
 	return PyModule_AddObjectRef(m, "LinkSettings", (PyObject *)st->LinkSettings);
 }

@@ -8,7 +8,8 @@
 
 #include "python/record.h"
 
-int netifc_counters_add(PyObject *m, modstate *st);
+extern const struct netifc_record_type netifc_counters_record;
+int netifc_counters_add(PyObject *m, modstate *st);     /* LinkSettings, _counter_fields */
 extern PyMethodDef netifc_counters_functions[];
 
 struct netifc_ns;

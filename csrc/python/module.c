@@ -233,19 +233,38 @@ static PyMethodDef module_methods[] = {
 	{NULL, NULL, 0, NULL},
 };
 
-/* Each type's file: what it adds to the module (its types, kept in the state too) and its functions. */
+/*
+ * Every type, by the file that has it: a record type (and where the state
+ * keeps it), or a file's add function for its other types; and the
+ * module functions of that file.
+ */
 static const struct part {
+	const struct netifc_record_type *record;
+	size_t slot;
 	int (*add)(PyObject *m, modstate *st);
-	PyMethodDef *functions;         /* NULL: none */
+	PyMethodDef *functions;
 } parts[] = {
-	{ netifc_records_add, netifc_records_functions },       /* Interface, Addr */
-	{ netifc_counters_add, netifc_counters_functions },     /* Counters, LinkSettings */
+	{ &netifc_iface_record, offsetof(modstate, Interface), NULL, NULL },
+	{ &netifc_addr_record, offsetof(modstate, Addr), NULL, netifc_records_functions },
+	{ &netifc_counters_record, offsetof(modstate, Counters), netifc_counters_add,
+	  netifc_counters_functions },
 #ifdef __linux__
-	{ netifc_routes_add, netifc_routes_functions },         /* Route, NextHop */
-	{ netifc_netns_add, NULL },                             /* _NetNS */
-	{ netifc_live_add, NULL },                              /* _Tables */
+	{ &netifc_hop_record, offsetof(modstate, NextHop), NULL, NULL },
+	{ &netifc_route_record, offsetof(modstate, Route), NULL, netifc_routes_functions },
+	{ NULL, 0, netifc_netns_add, NULL },                     /* _NetNS */
+	{ NULL, 0, netifc_live_add, NULL },                      /* _Tables */
 #endif
 };
+
+static int add_part(PyObject *m, modstate *st, const struct part *p)
+{
+	if (p->record && netifc_add_record_type(m, p->record,
+						(PyTypeObject **)((char *)st + p->slot)) < 0)
+		return -1;
+	if (p->add && p->add(m, st) < 0)
+		return -1;
+	return p->functions ? PyModule_AddFunctions(m, p->functions) : 0;
+}
 
 static int module_exec(PyObject *m)
 {
@@ -259,8 +278,7 @@ static int module_exec(PyObject *m)
 	if (!st->AddressFamily)
 		return -1;
 	for (i = 0; i < sizeof parts / sizeof *parts; i++)
-		if (parts[i].add(m, st) < 0 ||
-		    (parts[i].functions && PyModule_AddFunctions(m, parts[i].functions) < 0))
+		if (add_part(m, st, &parts[i]) < 0)
 			return -1;
 	st->NoSuchInterface = PyErr_NewExceptionWithDoc(
 		"netifc.NoSuchInterface", "No network interface has the index or name asked for.",

@@ -280,7 +280,7 @@ static PyMethodDef iface_methods[] = {
 	{NULL, NULL, 0, NULL},
 };
 
-static const struct netifc_record_type iface_record = {
+const struct netifc_record_type netifc_iface_record = {
 	"netifc.Interface", "A network interface; immutable, hashable, equal by value.",
 	offsetof(IfaceObject, data), 1, NULL, iface_dealloc,
 	iface_repr, NULL, iface_hash, iface_richcompare, iface_getset, NULL, iface_methods,
@@ -486,7 +486,7 @@ static PyMethodDef addr_methods[] = {
 	{NULL, NULL, 0, NULL},
 };
 
-static const struct netifc_record_type addr_record = {
+const struct netifc_record_type netifc_addr_record = {
 	"netifc.Addr",
 	"An interface address or multicast group; immutable, hashable, equal by value "
 	"(lifetimes aside).",
@@ -677,11 +677,3 @@ PyMethodDef netifc_records_functions[] = {
 	{"_addr", make_addr, METH_VARARGS, NULL},
 	{NULL, NULL, 0, NULL},
 };
-
-int netifc_records_add(PyObject *m, modstate *st)
-{
-	if (netifc_add_record_type(m, &iface_record, &st->Interface) < 0 ||
-	    netifc_add_record_type(m, &addr_record, &st->Addr) < 0)
-		return -1;
-	return 0;
-}

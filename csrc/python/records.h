@@ -7,7 +7,7 @@
 
 #include "python/record.h"
 
-int netifc_records_add(PyObject *m, modstate *st);
+extern const struct netifc_record_type netifc_iface_record, netifc_addr_record;
 extern PyMethodDef netifc_records_functions[];
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * python/routes.c -- routes as immutable Python objects (Route, NextHop) and the
- * module's route functions (_routes, _route_get), added to the module by
- * netifc_add_route_types().  Linux only.
+ * module's route functions (_routes, _route_get), which module.c adds.
+ * Linux only.
  *
  * A Route holds its C record and a tuple of its next hops; a NextHop holds
  * its record.  Texts, enums and ipaddress objects are made by getters when
@@ -95,7 +95,7 @@ static PyGetSetDef hop_getset[] = {
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
-static const struct netifc_record_type hop_record = {
+const struct netifc_record_type netifc_hop_record = {
 	"netifc.NextHop", "One next hop of a multipath route; immutable, hashable, equal by value.",
 	sizeof(NextHopObject), 0, NULL, NULL,
 	hop_repr, NULL, hop_hash, hop_richcompare, hop_getset, hop_members, NULL,
@@ -286,7 +286,7 @@ static PyGetSetDef route_getset[] = {
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
-static const struct netifc_record_type route_record = {
+const struct netifc_record_type netifc_route_record = {
 	"netifc.Route", "A route; immutable, hashable, equal by value.",
 	sizeof(RouteObject), 0, NULL, route_dealloc,
 	route_repr, NULL, route_hash, route_richcompare, route_getset, route_members, NULL,
@@ -374,11 +374,3 @@ PyMethodDef netifc_routes_functions[] = {
 	{"_register_routes", m_register_routes, METH_VARARGS, NULL},
 	{NULL, NULL, 0, NULL},
 };
-
-int netifc_routes_add(PyObject *m, modstate *st)
-{
-	if (netifc_add_record_type(m, &hop_record, &st->NextHop) < 0 ||
-	    netifc_add_record_type(m, &route_record, &st->Route) < 0)
-		return -1;
-	return 0;
-}

@@ -7,7 +7,7 @@
 
 #include "python/record.h"
 
-int netifc_routes_add(PyObject *m, modstate *st);
+extern const struct netifc_record_type netifc_route_record, netifc_hop_record;
 extern PyMethodDef netifc_routes_functions[];
 
 #endif
