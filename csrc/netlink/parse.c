@@ -43,12 +43,12 @@ int nl_attr_next(const uint8_t **p, long *rem, struct nl_attr *a)
 	return 1;
 }
 
-static uint32_t u32_at(const uint8_t *p)
+int nl_attr_u32(const struct nl_attr *a, uint32_t *v)
 {
-	uint32_t v;
-
-	memcpy(&v, p, sizeof v);
-	return v;
+	if (a->len < sizeof *v)
+		return -EPROTO;
+	memcpy(v, a->data, sizeof *v);
+	return 0;
 }
 
 static int control(struct nl_walk *w, const struct nlmsghdr *h, const uint8_t *p, long plen)
@@ -189,9 +189,8 @@ static int link_attr(struct netifc_links *t, struct netifc_link *l, const struct
 		*named = 1;
 		break;
 	case IFLA_MTU:
-		if (a->len < 4)
+		if (nl_attr_u32(a, &l->mtu) < 0)
 			return -EPROTO;
-		l->mtu = u32_at(a->data);
 		break;
 	case IFLA_OPERSTATE:
 		if (a->len < 1)
@@ -287,9 +286,8 @@ static int addr_attr(struct addr_attrs *t, const struct nl_attr *a, size_t alen)
 		t->has_cache = 1;
 		break;
 	case IFA_FLAGS:
-		if (a->len < 4)
+		if (nl_attr_u32(a, &t->flags) < 0)
 			return -EPROTO;
-		t->flags = u32_at(a->data);
 		break;
 	}
 	return 0;

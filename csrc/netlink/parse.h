@@ -42,6 +42,9 @@ struct nl_attr {
 
 int nl_attr_next(const uint8_t **p, long *rem, struct nl_attr *a);
 
+/* A 32-bit attribute's value: 0, or -EPROTO when it has fewer than 4 bytes. */
+int nl_attr_u32(const struct nl_attr *a, uint32_t *v);
+
 /*
  * One message's payload: 1 filled a record, 0 not ours to parse, -EPROTO
  * (or -ENOMEM).  A link is appended to the table, with its altnames; on 0

@@ -21,13 +21,6 @@
 #define RTA_PREF 20
 #endif
 
-static uint32_t u32_of(const struct nl_attr *a)
-{
-	uint32_t v;
-
-	memcpy(&v, a->data, sizeof v);
-	return v;
-}
 
 /* An address of the route's family: exactly its length. */
 static int addr_of(const struct nl_attr *a, size_t alen, uint8_t *out)
@@ -117,6 +110,7 @@ static int multipath(struct netifc_routes *t, struct netifc_route *rt, const str
 static int route_attr(struct netifc_routes *t, struct netifc_route *rt, const struct nl_attr *a)
 {
 	size_t alen = netifc_family_len(rt->family);
+	uint32_t v;
 
 	switch (a->type) {
 	case RTA_DST:
@@ -130,21 +124,15 @@ static int route_attr(struct netifc_routes *t, struct netifc_route *rt, const st
 		rt->has_prefsrc = 1;
 		return addr_of(a, alen, rt->prefsrc);
 	case RTA_OIF:
-		if (a->len < 4 || (int32_t)u32_of(a) < 0)
+		if (nl_attr_u32(a, &v) < 0 || (int32_t)v < 0)
 			return -EPROTO;
-		rt->index = (int32_t)u32_of(a);
+		rt->index = (int32_t)v;
 		return 0;
 	case RTA_PRIORITY:
-		if (a->len < 4)
-			return -EPROTO;
-		rt->metric = u32_of(a);
 		rt->has_metric = 1;
-		return 0;
+		return nl_attr_u32(a, &rt->metric);
 	case RTA_TABLE:
-		if (a->len < 4)
-			return -EPROTO;
-		rt->table = u32_of(a);
-		return 0;
+		return nl_attr_u32(a, &rt->table);
 	case RTA_PREF:
 		if (a->len < 1)
 			return -EPROTO;

@@ -85,9 +85,8 @@ int nl_parse_linkmodes(const uint8_t *p, size_t len, struct netifc_link_settings
 	p += GENL_HDRLEN;
 	while ((r = nl_attr_next(&p, &rem, &a)) > 0) {
 		if (a.type == LINKMODES_SPEED) {
-			if (a.len < 4)
+			if (nl_attr_u32(&a, &out->speed) < 0)
 				return -EPROTO;
-			memcpy(&out->speed, a.data, 4);
 		} else if (a.type == LINKMODES_DUPLEX) {
 			if (a.len < 1)
 				return -EPROTO;
