@@ -100,28 +100,11 @@ static PyObject *counters_reduce(PyObject *self, PyObject *unused)
 			     counters_name(self, NULL), counters_values(self));
 }
 
+static const char *const counters_fields[] = { "index", "name", NETIFC_COUNTER_NAMES, NULL };
+
 static PyObject *counters_repr(PyObject *self)
 {
-	const struct netifc_counters *c = COUNTERS(self);
-	PyObject *name = counters_name(self, NULL), *parts, *res = NULL;
-	size_t i;
-
-	if (!name)
-		return NULL;
-	parts = PyUnicode_FromFormat("Counters(index=%d, name=%R", (int)c->index, name);
-	Py_DECREF(name);
-	for (i = 0; parts && i < NETIFC_NCOUNTERS; i++) {
-		PyObject *more = i < c->known
-			? PyUnicode_FromFormat(", %s=%llu", counter_names[i], (unsigned long long)c->v[i])
-			: PyUnicode_FromFormat(", %s=None", counter_names[i]);
-
-		Py_SETREF(parts, more ? PyUnicode_Concat(parts, more) : NULL);
-		Py_XDECREF(more);
-	}
-	if (parts)
-		res = PyUnicode_FromFormat("%U)", parts);
-	Py_XDECREF(parts);
-	return res;
+	return netifc_fields_repr(self, "Counters", counters_fields);
 }
 
 static int counters_same(PyObject *a, PyObject *b)
