@@ -27,6 +27,7 @@
 
 #include "python/live.h"
 #include "python/live_table.h"
+#include "python/netns.h"
 
 /* What _events() makes, in the order of the classes it is given. */
 enum { EV_LINK_ADDED, EV_LINK_CHANGED, EV_LINK_REMOVED, EV_ADDR_ADDED, EV_ADDR_CHANGED,

@@ -8,7 +8,6 @@
 
 #include <sys/types.h>
 
-#include "python/netns.h"
 #include "python/record.h"
 #include "netlink/watch.h"
 
