@@ -1,10 +1,13 @@
 /*
- * records.c -- the core's records as immutable Python objects: Interface
- * and Addr.
+ * records.c -- the core's records as immutable Python objects: the
+ * Interface and Addr types, and the functions pickle rebuilds them with.
+ * Their layouts and constructors, which every file of the binding uses,
+ * are record.h's.
  *
  * An Addr holds its C record; an Interface the fields of its record and,
- * after them, only the bytes its link has (addresses, altnames).  Derived values (strings, ipaddress objects, enums) are
- * computed by getters when asked for, never stored twice.  Equality and
+ * after them, only the bytes its link has (addresses, altnames).  Derived
+ * values (strings, ipaddress objects, enums) are computed by getters when
+ * asked for, never stored twice.  Equality and
  * hash use exactly the exposed fields, compared one by one: an Addr's two
  * lifetimes are left out, as they count down while the address stays the
  * same.
