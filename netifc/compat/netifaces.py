@@ -107,12 +107,13 @@ def _netmask6(prefixlen: int) -> str:
     return ":".join(groups) + ("::" if n < 16 else "") + f"/{prefixlen}"
 
 
-_NETMASK = {socket.AF_INET: tuple(_netmask4(p) for p in range(33)),
-            socket.AF_INET6: tuple(_netmask6(p) for p in range(129))}
+_AF_INET = int(socket.AF_INET)
+_NETMASK = {_AF_INET: tuple(_netmask4(p) for p in range(33)),
+            int(socket.AF_INET6): tuple(_netmask6(p) for p in range(129))}
 
 
 def _mac(data: bytes) -> str:
-    return ":".join(f"{b:02x}" for b in data)
+    return data.hex(":")
 
 
 # ---- IPv4 labels ------------------------------------------------------------------
@@ -185,13 +186,12 @@ def _link_entry(iface: netifc.Interface) -> Dict[str, str] | None:
     return {"addr": _mac(hw), key: _mac(brd)}
 
 
-def _addr_entry(a: netifc.Addr, iface: netifc.Interface) -> Dict[str, str]:
+def _addr_entry(a: netifc.Addr, family: int, iface: netifc.Interface) -> Dict[str, str]:
     """One address as netifaces gives it (glibc's getifaddrs read by netifaces)."""
-    family = a.family
     text = a.address
     entry = {"addr": text, "netmask": _NETMASK[family][a.prefixlen]}
     key = "peer" if iface.raw_flags & (_IFF_LOOPBACK | _IFF_POINTOPOINT) else "broadcast"
-    if family == socket.AF_INET:
+    if family == _AF_INET:
         # getifaddrs: the broadcast address, else IFA_ADDRESS (the peer, or
         # the address itself); netifaces drops it for 169.254.0.0/16.
         if not text.startswith("169.254."):
@@ -200,8 +200,9 @@ def _addr_entry(a: netifc.Addr, iface: netifc.Interface) -> Dict[str, str]:
         packed = socket.inet_pton(socket.AF_INET6, text)
         if packed[0] == 0xFE and packed[1] & 0xC0 == 0x80:     # fe80::/10: glibc gives the zone
             entry["addr"] = f"{text}%{iface.name}"
-        if a.peer is not None:
-            entry[key] = a.peer
+        peer = a.peer
+        if peer is not None:
+            entry[key] = peer
     return entry
 
 
@@ -261,12 +262,13 @@ def ifaddresses(ifname: str) -> Dict[int, List[Dict[str, str]]]:
     sock: socket.socket | None = None
     try:
         for a in iface.addrs():
-            if a.family == socket.AF_INET:
+            family = int(a.family)
+            if family == _AF_INET:
                 if sock is None:
                     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
                 if not _has_label(sock, label, socket.inet_aton(a.address)):
                     continue        # under another label: an interface of its own
-            _add(result, int(a.family), _addr_entry(a, iface))
+            _add(result, family, _addr_entry(a, family, iface))
     finally:
         if sock is not None:
             sock.close()
@@ -284,14 +286,14 @@ def _labelled(label: str) -> Dict[int, List[Dict[str, str]]]:
         # The kernel resolves a label to its link by the name before ':'.
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
             for a in base.addrs():
-                if a.family == socket.AF_INET and \
+                if a.family == _AF_INET and \
                         _has_label(sock, wanted, socket.inet_aton(a.address)):
-                    _add(result, AF_INET, _addr_entry(a, base))
+                    _add(result, AF_INET, _addr_entry(a, AF_INET, base))
     else:
         # A label that does not begin with its link's name: found in the
         # lists of every IPv4 address (one snapshot, one SIOCGIFCONF).
         for a, iface in _labelled_addrs(label):
-            _add(result, AF_INET, _addr_entry(a, iface))
+            _add(result, AF_INET, _addr_entry(a, AF_INET, iface))
     if not result:
         raise ValueError("You must specify a valid interface name.")
     return result
