@@ -176,7 +176,7 @@ _CACHE_FLAGS = ((0x80000000, "local"), (0x40000000, "reject"), (0x20000000, "mc"
 
 def _cache_words(flags: int) -> List[str]:
     """ip's words for the RTCF_* bits, then any other high bit as hex."""
-    left = flags & ~0xFFFF
+    left = int(flags) & ~0xFFFF
     words = []
     for bit, word in _CACHE_FLAGS:
         if left & bit:
@@ -193,8 +193,8 @@ def _get_extras(r: Route, uid: int) -> Dict[str, Any]:
     (IPv4: the answer is a cache entry)."""
     if r.family == socket.AF_INET6:
         return {"from": "::"}
-    if r.flags & _CLONED:
-        return {"uid": uid, "cache": _cache_words(r.flags)}
+    if int(r.flags) & _CLONED:
+        return {"uid": uid, "cache": _cache_words(int(r.flags))}
     return {}
 
 

@@ -258,10 +258,14 @@ def ifaddresses(ifname: str) -> Dict[int, List[Dict[str, str]]]:
     link = _link_entry(iface)
     if link is not None:
         _add(result, AF_LINK, link)
+    try:
+        addrs = iface.addrs()
+    except netifc.NoSuchInterface:      # gone since it was looked up
+        raise ValueError("You must specify a valid interface name.") from None
     label = _encoded(ifname)
     sock: socket.socket | None = None
     try:
-        for a in iface.addrs():
+        for a in addrs:
             family = int(a.family)
             if family == _AF_INET:
                 if sock is None:
@@ -284,8 +288,12 @@ def _labelled(label: str) -> Dict[int, List[Dict[str, str]]]:
     base = _lookup(label.split(":", 1)[0]) if ":" in label else None
     if base is not None:
         # The kernel resolves a label to its link by the name before ':'.
+        try:
+            addrs = base.addrs()
+        except netifc.NoSuchInterface:
+            addrs = ()
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-            for a in base.addrs():
+            for a in addrs:
                 if a.family == _AF_INET and \
                         _has_label(sock, wanted, socket.inet_aton(a.address)):
                     _add(result, AF_INET, _addr_entry(a, AF_INET, base))
