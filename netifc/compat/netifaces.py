@@ -27,6 +27,7 @@ import array
 import fcntl
 import socket
 import struct
+import sys
 from typing import Dict, Iterator, List, Tuple, Union
 
 import netifc
@@ -154,7 +155,7 @@ def _labels() -> List[Tuple[str, bytes]]:
             addr, _ = buf.buffer_info()
             req = bytearray(_IFCONF.pack(size, addr))
             fcntl.ioctl(sock.fileno(), _SIOCGIFCONF, req, True)
-            used = _IFCONF.unpack(req)[0]
+            used = int.from_bytes(req[:4], sys.byteorder, signed=True)     # ifc_len
             if used < size:         # all of them fitted
                 break
             size *= 2
