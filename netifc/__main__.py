@@ -249,7 +249,7 @@ def _route_parser() -> argparse.ArgumentParser:
         description="Show routes like ip route: IPv4 routes (IPv6 with -6) of the main"
                     " table or of the one given; --table all shows both families."
                     " get ADDRESS: the route the kernel would take to ADDRESS (an IPv6"
-                    " zone, fe80::1%%eth0, names the interface), like ip route get."
+                    " zone, fe80::1%eth0, names the interface), like ip route get."
                     " The options go before or after route.",
     )
     p.add_argument("command", nargs="*", metavar="show | get ADDRESS",
