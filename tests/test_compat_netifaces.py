@@ -163,6 +163,7 @@ def test_host_equals_netifaces():
         mine = (ours.interfaces(), [ours.ifaddresses(n) for n in names], ours.gateways())
         return mine, theirs
 
+    mine, theirs = None, "links kept vanishing between the calls"
     for _ in range(3):
         try:
             mine, theirs = both()
