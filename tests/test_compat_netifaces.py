@@ -62,6 +62,11 @@ def nflab():
             "addr add 10.41.0.2/8 dev vx0 label vx0:a",
             "addr add 10.42.0.1/24 brd 10.42.0.127 dev vx0 label vx0:b",
             "addr add 10.43.0.1/0 dev vx1",
+            # links whose order by index is not the order they were made in
+            "link add vy0 index 300 type veth peer name vy1",
+            "link add vz0 index 200 type veth peer name vz1",
+            "addr add 10.44.0.1/24 dev vy0 label vy0:x",
+            "addr add 10.45.0.1/24 dev vz0 label vz0:x",
             "link set vx0 up",
         ])
         yield ns
@@ -74,6 +79,7 @@ def test_interfaces_equal_netifaces(nflab):
         theirs = netifaces.interfaces()
         assert ours.interfaces() == theirs
     assert {"v0:1", "vx0:a", "vx0:b", RENAMED, "tun0"} <= set(theirs)
+    assert theirs.index("vz0:x") < theirs.index("vy0:x")
 
 
 def test_ifaddresses_equal_netifaces(nflab):

@@ -7,9 +7,10 @@ same dicts and keys (``addr``, ``netmask``, ``broadcast``, ``peer``), the
 IPv6 netmask as ``ffff:ffff:ffff:ffff::/64``, link-local addresses with their
 zone (``fe80::1%eth0``), the link-layer address under ``AF_LINK`` (which is
 ``AF_PACKET`` on Linux), IPv4 addresses under a label (``ip addr add ...
-label eth0:1``) as an interface of that name, and the quirks netifaces has
-kept since 2014 (an IPv4 address without a broadcast address reports itself
-as its broadcast, or as its peer on a loopback or point-to-point link; the
+label eth0:1``) as an interface of that name (a label is read where the
+kernel's ioctls read it: on the link named before its ':'), and netifaces'
+quirks (an IPv4 address without a broadcast address reports itself as its
+broadcast, or as its peer on a loopback or point-to-point link; the
 169.254.0.0/16 addresses have neither).
 
 What differs is the cost: ``ifaddresses(name)`` asks the kernel for that one
@@ -28,7 +29,7 @@ import fcntl
 import socket
 import struct
 import sys
-from typing import Dict, Iterator, List, Tuple, Union
+from typing import Dict, List, Tuple, Union
 
 import netifc
 
@@ -124,6 +125,7 @@ def _mac(data: bytes) -> str:
 
 _SIOCGIFCONF = 0x8912
 _SIOCGIFADDR = 0x8915
+_SIOCGIFINDEX = 0x8933
 _IFREQ = 40 if struct.calcsize("P") == 8 else 32     # sizeof(struct ifreq)
 _IFCONF = struct.Struct("iP" if struct.calcsize("P") == 4 else "i4xP")
 
@@ -143,6 +145,16 @@ def _has_label(sock: socket.socket, label: bytes, packed: bytes) -> bool:
     except OSError:         # EADDRNOTAVAIL: no address has the label; ENODEV: no such link
         return False
     return out[20:24] == packed
+
+
+def _link_of(sock: socket.socket, label: str) -> int:
+    """The index of the link a label belongs to, as the kernel resolves it
+    (SIOCGIFINDEX: the name before ':'); 0 when it resolves to none."""
+    try:
+        out = fcntl.ioctl(sock.fileno(), _SIOCGIFINDEX, _encoded(label).ljust(_IFREQ, b"\0"))
+    except OSError:
+        return 0
+    return int.from_bytes(out[16:20], sys.byteorder, signed=True)
 
 
 def _labels() -> List[Tuple[str, bytes]]:
@@ -224,15 +236,28 @@ def interfaces() -> List[str]:
     """Obtain a list of the interfaces available on this machine.
 
     Every link's name, in the kernel's order, then each IPv4 label that is
-    not a link's name (``eth0:1``), as netifaces lists them.
+    not a link's name (``eth0:1``), in the order of the kernel's list of
+    addresses (by link, as the links), as netifaces lists them.
     """
-    names = [i.name for i in netifc.interfaces()]
+    links = netifc.interfaces()
+    names = [i.name for i in links]
+    position = {i.index: n for n, i in enumerate(links)}
     seen = set(names)
-    for label, _ in _labels():
-        if label not in seen:
+    extra: List[Tuple[int, str]] = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        for label, _ in _labels():
+            if label in seen:
+                continue
             seen.add(label)
-            names.append(label)
-    return names
+            index = _link_of(sock, label)
+            if index in position:
+                extra.append((position[index], label))
+    extra.sort(key=_first)      # stable: a link's labels keep their order
+    return names + [label for _, label in extra]
+
+
+def _first(item: Tuple[int, str]) -> int:
+    return item[0]
 
 
 def ifaddresses(ifname: str) -> Dict[int, List[Dict[str, str]]]:
@@ -281,14 +306,14 @@ def ifaddresses(ifname: str) -> Dict[int, List[Dict[str, str]]]:
 
 
 def _labelled(label: str) -> Dict[int, List[Dict[str, str]]]:
-    """The IPv4 addresses under a label that is no link's name (``eth0:1``)."""
+    """The IPv4 addresses under a label that is no link's name (``eth0:1``):
+    of the link the kernel resolves it to, the name before ':'."""
     if not label or len(_encoded(label)) > 15:
         raise ValueError("You must specify a valid interface name.")
     wanted = _encoded(label)
     result: Dict[int, List[Dict[str, str]]] = {}
     base = _lookup(label.split(":", 1)[0]) if ":" in label else None
     if base is not None:
-        # The kernel resolves a label to its link by the name before ':'.
         try:
             addrs = base.addrs()
         except netifc.NoSuchInterface:
@@ -298,30 +323,9 @@ def _labelled(label: str) -> Dict[int, List[Dict[str, str]]]:
                 if a.family == _AF_INET and \
                         _has_label(sock, wanted, socket.inet_aton(a.address)):
                     _add(result, AF_INET, _addr_entry(a, AF_INET, base))
-    else:
-        # A label that does not begin with its link's name: found in the
-        # lists of every IPv4 address (one snapshot, one SIOCGIFCONF).
-        for a, iface in _labelled_addrs(label):
-            _add(result, AF_INET, _addr_entry(a, AF_INET, iface))
     if not result:
         raise ValueError("You must specify a valid interface name.")
     return result
-
-
-def _labelled_addrs(label: str) -> Iterator[Tuple[netifc.Addr, netifc.Interface]]:
-    """The IPv4 addresses under this label, with their links, from a snapshot
-    and SIOCGIFCONF's list of the same addresses in the same order."""
-    for _ in range(3):
-        snap = netifc.snapshot()
-        mine = [a for a in snap.addrs if a.family == socket.AF_INET]
-        labels = _labels()
-        if [socket.inet_aton(a.address) for a in mine] == [p for _, p in labels]:
-            break           # nothing changed between the two reads
-    else:
-        raise OSError("the IPv4 addresses kept changing while they were read")
-    for a, (name, _) in zip(mine, labels):
-        if name == label:
-            yield a, snap.by_index(a.index)
 
 
 _Gateways = Dict[Union[int, str], Union[Dict[int, Tuple[str, str]], List[Tuple[str, str, bool]]]]
