@@ -70,6 +70,8 @@ COUNTERS = ("Counters", "InterfaceCounters")
 # Routes: the main table's routes (both families), its default gateways (the
 # same dump) and the route to 127.0.0.1.
 ROUTES = ("Routes", "DefaultGateways", "RouteGet")
+# netifc.compat.netifaces.ifaddresses(loopback) against netifaces' own (Linux).
+COMPAT = ("NetifacesIfaddresses",)
 ROUNDS = 3                  # turns of netifc and floor timing, with --floor
 FLOORS = ("fresh_floor", "kept_floor")  # result keys: a socket per round, one socket kept
 
@@ -102,6 +104,7 @@ def bodies(lo: netifc.Interface, lv: Optional[netifc.Live] = None
         "BenchmarkInterfacesAndMulticastAddrs": lo.multicast_addrs,
         SNAPSHOT: netifc.snapshot,
         **route_bodies(),
+        **compat_bodies(lo),
         **live_rows,
         "Counters": netifc.counters,
         "InterfaceCounters": lo.counters,
@@ -114,6 +117,14 @@ def route_bodies() -> Dict[str, Callable[[], object]]:
         return {}
     return {"Routes": netifc.routes, "DefaultGateways": netifc.default_gateways,
             "RouteGet": lambda: netifc.route_get("127.0.0.1")}
+
+
+def compat_bodies(lo: netifc.Interface) -> Dict[str, Callable[[], object]]:
+    """The netifaces drop-in's row (Linux): one link's ifaddresses()."""
+    if not hasattr(_netifc, "_routes"):
+        return {}
+    from netifc.compat import netifaces
+    return {"NetifacesIfaddresses": lambda: netifaces.ifaddresses(lo.name)}
 
 
 def floor_requests(lo: netifc.Interface) -> Dict[str, Tuple[Any, ...]]:
@@ -146,7 +157,7 @@ def peer_bodies(lo: netifc.Interface) -> Dict[str, Dict[str, Callable[[], object
     """{benchmark name: {peer: callable}} for the peers that are installed
     (imported by name: type checkers need none of them)."""
     peers: Dict[str, Dict[str, Callable[[], object]]] = {
-        name: {} for name in GO_NAMES + (SNAPSHOT,) + COUNTERS + ROUTES}
+        name: {} for name in GO_NAMES + (SNAPSHOT,) + COUNTERS + ROUTES + COMPAT}
     peers["BenchmarkInterfaces"]["socket.if_nameindex"] = socket.if_nameindex
     peers["BenchmarkInterfaceByIndex"]["socket.if_indextoname"] = \
         lambda: socket.if_indextoname(lo.index)
@@ -176,6 +187,8 @@ def peer_bodies(lo: netifc.Interface) -> Dict[str, Dict[str, Callable[[], object
         peers[SNAPSHOT]["netifaces.ifaddresses(each)"] = \
             peers["BenchmarkInterfaceAddrs"]["netifaces.ifaddresses(each)"]
         peers["DefaultGateways"]["netifaces.gateways"] = netifaces.gateways
+        peers["NetifacesIfaddresses"]["netifaces.ifaddresses"] = \
+            lambda: netifaces.ifaddresses(lo.name)
     try:
         ifaddr = importlib.import_module("ifaddr")
     except ImportError:
@@ -591,7 +604,7 @@ def run(args: argparse.Namespace, netns: Optional[str] = None) -> Dict[str, Any]
               "fresh_floor": {}, "kept_floor": {}, "go": {}, "peers": {},
               "bytes": object_bytes()}
     lv = netifc.live() if hasattr(_netifc, "_Tables") else None
-    names = GO_NAMES + (SNAPSHOT,) + tuple(route_bodies()) + \
+    names = GO_NAMES + (SNAPSHOT,) + tuple(route_bodies()) + tuple(compat_bodies(lo)) + \
         (tuple(LIVE) if lv is not None else ()) + COUNTERS
     floors = floor_requests(lo) if args.floor else {}
     for name, fn in bodies(lo, lv).items():
