@@ -26,6 +26,8 @@
 #include <sys/stat.h>
 
 #include "python/live.h"
+#include "python/live_table.h"
+#include "python/netns.h"
 
 /* What _events() makes, in the order of the classes it is given. */
 enum { EV_LINK_ADDED, EV_LINK_CHANGED, EV_LINK_REMOVED, EV_ADDR_ADDED, EV_ADDR_CHANGED,
@@ -821,7 +823,7 @@ static PyType_Spec tables_spec = {
 	tables_slots,
 };
 
-int netifc_add_tables_type(PyObject *m, modstate *st)
+int netifc_live_add(PyObject *m, modstate *st)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	PyObject *tp = PyType_FromModuleAndSpec(m, &tables_spec, NULL);
@@ -830,5 +832,5 @@ int netifc_add_tables_type(PyObject *m, modstate *st)
 		return -1;
 	st->Tables = (PyTypeObject *)tp;
 	pthread_once(&once, count_forks_from_now);
-	return PyModule_AddObject(m, "_Tables", Py_NewRef(tp));
+	return PyModule_AddObjectRef(m, "_Tables", tp);
 }
