@@ -89,21 +89,25 @@ def _scope_word(scope: int) -> str:
     return _SCOPES.get(scope, str(scope))
 
 
+def bit_words(bits: int, names: Sequence[Tuple[int, str]]) -> List[str]:
+    """The words of the bits set, in the order of names, then the bits
+    without a name as one hex number: how ip prints a flag word."""
+    words = []
+    for bit, word in names:
+        if bits & bit:
+            words.append(word)
+            bits &= ~bit
+    if bits:
+        words.append(f"{bits:x}")
+    return words
+
+
 def _link_flag_words(raw_flags: int) -> List[str]:
     """The kernel's IFF_* word as ip prints it between ``<`` and ``>``:
     ``["NO-CARRIER", "POINTOPOINT", "MULTICAST", "NOARP", "UP"]``, any bit
     without a name last, in hex."""
-    words = []
-    if raw_flags & _IFF_UP and not raw_flags & _IFF_RUNNING:
-        words.append("NO-CARRIER")
-    left = raw_flags & ~_IFF_RUNNING
-    for bit, word in _IFF_WORDS:
-        if left & bit:
-            words.append(word)
-            left &= ~bit
-    if left:
-        words.append(f"{left:x}")
-    return words
+    carrier = ["NO-CARRIER"] if raw_flags & _IFF_UP and not raw_flags & _IFF_RUNNING else []
+    return carrier + bit_words(raw_flags & ~_IFF_RUNNING, _IFF_WORDS)
 
 
 def _addr_flag_words(a: Addr) -> List[str]:

@@ -5,6 +5,7 @@ import socket
 from typing import Any, Dict, List, Optional, Sequence
 
 from .enums import RouteType
+from .render import bit_words
 from .routing import Route, table_name
 
 _MAIN = 254
@@ -177,15 +178,7 @@ _CACHE_FLAGS = ((0x80000000, "local"), (0x40000000, "reject"), (0x20000000, "mc"
 
 def _cache_words(flags: int) -> List[str]:
     """ip's words for the RTCF_* bits, then any other high bit as hex."""
-    left = int(flags) & ~0xFFFF
-    words = []
-    for bit, word in _CACHE_FLAGS:
-        if left & bit:
-            words.append(word)
-            left &= ~bit
-    if left:
-        words.append(f"{left:x}")
-    return words
+    return bit_words(int(flags) & ~0xFFFF, _CACHE_FLAGS)
 
 
 def _get_extras(r: Route, uid: int) -> Dict[str, Any]:
