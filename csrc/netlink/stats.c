@@ -16,11 +16,6 @@
 #include "netlink/stats.h"
 #include "netlink/stats_parse.h"
 
-struct stats_req {
-	struct nlmsghdr h;
-	struct if_stats_msg ifsm;
-};
-
 struct stats_job {
 	int32_t index;          /* 0: every link */
 	struct netifc_counters_table *out;
@@ -65,17 +60,11 @@ static int name_all(struct nl_sock *s, struct netifc_call *call, struct netifc_c
 static int ask_stats(struct nl_sock *s, struct netifc_call *call, void *ctx)
 {
 	struct stats_job *j = ctx;
-	struct stats_req q;
+	struct nl_stats_req q;
 	int r;
 
 	j->out->n = j->start;
-	memset(&q, 0, sizeof q);
-	q.h.nlmsg_len = NLMSG_LENGTH(sizeof q.ifsm);
-	q.h.nlmsg_type = RTM_GETSTATS;
-	q.h.nlmsg_flags = NLM_F_REQUEST | (j->index ? 0 : NLM_F_DUMP);
-	q.ifsm.family = AF_UNSPEC;
-	q.ifsm.ifindex = (uint32_t)j->index;
-	q.ifsm.filter_mask = IFLA_STATS_FILTER_BIT(IFLA_STATS_LINK_64);
+	netifc_stats_request(&q, j->index);
 	call->step = j->index ? "netlink RTM_GETSTATS request" : "netlink RTM_GETSTATS dump";
 	if ((r = nl_talk(s, &q.h, on_stats, j->out)) < 0)
 		return r;
