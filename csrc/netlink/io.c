@@ -125,6 +125,12 @@ static ssize_t nl_recv(struct nl_sock *s, uint32_t *sender)
 
 int nl_talk(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx)
 {
+	return nl_talk_heard(s, req, cb, ctx, NULL, NULL);
+}
+
+int nl_talk_heard(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx,
+		  nl_heard_fn heard, void *heard_ctx)
+{
 	struct nl_walk w = { .dump = !!(req->nlmsg_flags & NLM_F_DUMP), .cb = cb, .ctx = ctx };
 	uint32_t sender;
 	int r;
@@ -149,6 +155,8 @@ int nl_talk(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx)
 			s->want = (size_t)n;
 			return NL_ERR_CUT;
 		}
+		if (heard && (r = heard(heard_ctx, s->buf, (size_t)n)) < 0)
+			return r;
 		r = nl_walk(&w, s->buf, (size_t)n);
 	} while (r == NL_MORE);
 	if (w.ended)
