@@ -153,6 +153,8 @@ void netifc_links_truncate(struct netifc_links *t, size_t n);
 void netifc_links_free(struct netifc_links *t);
 void netifc_addrs_free(struct netifc_addrs *t);
 struct netifc_counters *netifc_counters_push(struct netifc_counters_table *t);
+/* Room for more records without growing again: 0 or -ENOMEM. */
+int netifc_counters_reserve(struct netifc_counters_table *t, size_t more);
 void netifc_counters_free(struct netifc_counters_table *t);
 
 /* Shared address rules (addr.c). */

@@ -81,6 +81,11 @@ static struct slot *slot_of(const struct nl_names *t, int32_t index)
 	return NULL;
 }
 
+size_t nl_names_count(const struct nl_names *t)
+{
+	return t->n;
+}
+
 const char *nl_names_find(const struct nl_names *t, int32_t index)
 {
 	const struct slot *s = slot_of(t, index);

@@ -32,6 +32,9 @@ void nl_names_free(struct nl_names *t);
 int nl_names_talk(struct nl_names *t, struct nl_sock *kept, struct nlmsghdr *req, nl_msg_cb cb,
 		  void *ctx);
 
+/* How many names are kept: about the namespace's link count. */
+size_t nl_names_count(const struct nl_names *t);
+
 /* The name kept for a link, or NULL when none is: ask the kernel, then keep it. */
 const char *nl_names_find(const struct nl_names *t, int32_t index);
 int nl_names_keep(struct nl_names *t, int32_t index, const char *name);

@@ -89,6 +89,9 @@ static int ask_stats(struct nl_sock *s, struct netifc_call *call, void *ctx)
 	int r;
 
 	j->out->n = j->start;
+	/* The links known: room for them and a few more, grown once, not doubled up to it. */
+	if (names && !j->index && netifc_counters_reserve(j->out, nl_names_count(names) + 16) < 0)
+		return -ENOMEM;
 	netifc_stats_request(&q, j->index);
 	call->step = j->index ? "netlink RTM_GETSTATS request" : "netlink RTM_GETSTATS dump";
 	r = names ? nl_names_talk(names, s, &q.h, on_stats, j->out)

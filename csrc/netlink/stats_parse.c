@@ -34,8 +34,9 @@ int nl_parse_stats(uint16_t type, const uint8_t *p, size_t len, struct netifc_co
 	memcpy(&index, p + 4, sizeof index);    /* after family, pad1, pad2 */
 	if (index <= 0)
 		return -EPROTO;
-	memset(out, 0, sizeof *out);
-	out->index = index;
+	out->index = index;     /* no memset: a table's new record is zeroed already */
+	out->known = 0;
+	out->name[0] = 0;
 	p += STATS_MSG_LEN;
 	while ((r = nl_attr_next(&p, &rem, &at, &data, &n)) > 0) {
 		if (at != STATS_LINK_64)

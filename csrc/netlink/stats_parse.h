@@ -15,7 +15,8 @@
 
 /*
  * An RTM_NEWSTATS payload (struct if_stats_msg, then IFLA_STATS_LINK_64)
- * into *out: 1, 0 when not RTM_NEWSTATS, -EPROTO.  The name is left empty.
+ * into *out: 1, 0 when not RTM_NEWSTATS, -EPROTO.  The name is left empty;
+ * the counters past out->known are not written.
  */
 int nl_parse_stats(uint16_t type, const uint8_t *p, size_t len, struct netifc_counters *out);
 
