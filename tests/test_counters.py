@@ -15,24 +15,9 @@ from netifc import _netifc
 from conftest import require_namespaces
 from nslab import Netns, in_new_thread
 
-# Every backend, and the link settings' ioctl path.
-PATHS = {
-    "netlink": ("netlink", 0),
-    "netlink-nostrict": ("netlink", 1),
-    "netlink-ioctl": ("netlink", 8),       # link settings by SIOCETHTOOL, not ethtool netlink
-    "getifaddrs": ("getifaddrs", 0),
-}
+# Every backend, and the link settings' ioctl path (SIOCETHTOOL, not ethtool netlink).
+pytestmark = pytest.mark.backends("netlink", "netlink-nostrict", "netlink-ioctl", "getifaddrs")
 WRAP = 2 ** 32      # the getifaddrs backend's counters are the kernel's 32-bit ones
-
-
-@pytest.fixture(params=list(PATHS), autouse=True)
-def backend(request):
-    name, options = PATHS[request.param]
-    _netifc._set_backend(name, options)
-    try:
-        yield request.param
-    finally:
-        _netifc._set_backend(os.environ.get("NETIFC_BACKEND", ""), 0)
 
 
 # /proc/net/dev's columns, each the sum of these counters (the kernel's

@@ -20,11 +20,6 @@ from netifc import _floor  # noqa: E402
 TIMERS = {"fresh": _floor.fresh, "kept": _floor.kept}
 
 
-@pytest.fixture(autouse=True)
-def backend():
-    """The floor has no backend: each test runs once, not once per backend."""
-    yield None
-
 
 @pytest.fixture(scope="module")
 def links(host):

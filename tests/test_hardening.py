@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 import netifc
 from nslab import REPORTS, Netns, in_new_thread, ip_links, own_netlink_ports
 
+pytestmark = pytest.mark.backends    # every test, on every backend (conftest.py)
+
 
 def loopback():
     return [i for i in netifc.interfaces() if i.flags & netifc.Flags.LOOPBACK][0]
