@@ -52,9 +52,9 @@ int nl_talk(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx);
 
 /*
  * nl_talk on a socket that is also subscribed to notification groups:
- * every datagram of the kernel's read, the notifications queued before or
- * among the reply's datagrams included, is first handed whole to heard
- * (its error ends the call, the socket dirty).
+ * every datagram of the kernel's read that is not the reply's (the
+ * notifications queued before or among the reply's datagrams) is handed
+ * whole to heard (its error ends the call, the socket dirty).
  */
 typedef int (*nl_heard_fn)(void *ctx, const uint8_t *buf, size_t len);
 int nl_talk_heard(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx,
