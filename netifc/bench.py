@@ -10,10 +10,11 @@ loopback interface is found once, before timing; "InterfacesAndAddrs" and
 Options add, in the same run: ``--floor`` (the kernel floor: the same
 requests, nothing built, on a fresh socket each time, on one kept socket
 like netifc's, and on the kept socket with netifc's check that the thread
-is still in the socket's namespace before each round), ``--go`` (Go's own benchmarks, when a Go toolchain is
-installed), ``--peers`` (psutil, netifaces, ifaddr, pyroute2, socket, where
-installed) and ``--interfaces N`` (everything inside a temporary namespace
-with N veth pairs; root).
+is still in the socket's namespace before each round: "/kept+ns"),
+``--go`` (Go's own benchmarks, when a Go toolchain is installed),
+``--peers`` (psutil, netifaces, ifaddr, pyroute2, socket, where installed)
+and ``--interfaces N`` (everything inside a temporary namespace with N
+veth pairs; root).
 """
 import argparse
 import contextlib

@@ -12,7 +12,7 @@ import pytest
 
 import netifc
 from netifc import _netifc
-from conftest import require_namespaces
+from conftest import BACKENDS, MORE_PATHS, require_namespaces
 from nslab import Netns, in_new_thread
 
 # Every backend, and the link settings' ioctl path (SIOCETHTOOL, not ethtool netlink).
@@ -330,7 +330,7 @@ def test_link_settings_of_a_vanished_interface_are_none(backend, pair):
 # ---- netifc -s ---------------------------------------------------------------
 
 def cli(ns, backend, *args):
-    name, options = PATHS[backend]
+    name, options = {**BACKENDS, **MORE_PATHS}[backend]
     code = ("import sys, netifc._netifc as m; m._set_backend(sys.argv[1], int(sys.argv[2]));"
             "from netifc.__main__ import main; sys.exit(main(sys.argv[3:]))")
     return ns.run([sys.executable, "-c", code, name, str(options), *args], capture_output=True,

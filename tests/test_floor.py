@@ -156,6 +156,8 @@ BAD = [
     (("links",), {}, TypeError, None),
     ((), {}, TypeError, None),
     (("links", 1), {"bogus": 1}, TypeError, "bogus"),
+    (("links", 1, 0, None, (), True), {}, TypeError, None),     # nscheck: keyword only
+    (("link_counters", 1), {}, ValueError, "needs a link index"),
 ]
 
 

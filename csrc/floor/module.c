@@ -110,8 +110,9 @@ static PyObject *run(enum floor_socket sock, PyObject *args, PyObject *kw)
 	long n;
 	int index = 0, nscheck = 0, r;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, sock == FLOOR_KEPT ? "Ul|iOO$p:kept" : "Ul|iOO$p:fresh",
-					 kwlist, &op, &n, &index, &name, &zones, &nscheck))
+	if (!PyArg_ParseTupleAndKeywords(args, kw,
+					 sock == FLOOR_KEPT ? "Ul|iOO$p:kept" : "Ul|iOO$p:fresh", kwlist,
+					 &op, &n, &index, &name, &zones, &nscheck))
 		return NULL;
 	if (parse_op(op, &f.op) < 0)
 		return NULL;
