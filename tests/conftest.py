@@ -4,8 +4,8 @@ Backends: a test runs once, on the default backend (NETIFC_BACKEND, else
 the platform's), unless it is marked ``@pytest.mark.backends``; then it
 runs once per entry of BACKENDS, each run with that backend (and fallback
 path) set.  ``@pytest.mark.backends("netlink", "netlink-nostrict")`` names
-the entries to run instead of all of them; a module marks every test of
-its own with ``pytestmark = pytest.mark.backends``.  Either way the
+the entries to run instead of all of them (MORE_PATHS' too); a module marks
+every test of its own with ``pytestmark = pytest.mark.backends``.  Either way the
 ``backend`` fixture gives the entry's name (unmarked: the default
 backend's, from ``_netifc._backend()``).  Mark exactly the tests whose
 outcome the backend or a fallback path decides: reading links, addresses,
