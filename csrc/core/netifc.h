@@ -102,6 +102,7 @@ enum netifc_kind { NETIFC_UNICAST, NETIFC_MULTICAST };
 #define NETIFC_NO_NL_MCAST4 2u          /* IPv4 groups from /proc/net/igmp */
 #define NETIFC_NO_NL_MCAST 4u           /* all groups from /proc/net/igmp{,6} */
 #define NETIFC_NO_ETHTOOL_NL 8u         /* link settings by the SIOCETHTOOL ioctl */
+#define NETIFC_NO_WATCH_MCAST 16u       /* live tables: as on a kernel that tells of no groups */
 
 struct netifc_ns;       /* another network namespace (netns.h, Linux) */
 
