@@ -183,6 +183,19 @@ def test_link_up(ns, watched):
     assert {a.zone for a in lv.addrs if a.zone} == {"wa0", "wa1"}
 
 
+def test_link_up_through_a_netns(ns):
+    """The same, for the tables of a NetNS (asked through its socket)."""
+    ns.ip("link", "add", "wn0", "type", "veth", "peer", "name", "wn1")
+    with netifc.NetNS(ns.name) as n, netifc.Watcher(n) as w:
+        lv = netifc.live(n)
+        lv.groups
+        try:
+            windows = steps(ns, lv, Replayed(w), ("up", ["link set wn0 up", "link set wn1 up"]))
+        finally:
+            lv.close()
+    assert windows[0][0] > 0, "no round fell inside the window: nothing was compared there"
+
+
 def test_other_unannounced_states(ns, watched):
     """Every other way found for an address to change untold, each step
     compared through its window: carrier lost and back, the MTU under
