@@ -12,6 +12,13 @@
  * which bounds them.  A lookup by index looks at both and merges nothing.
  * A table with nothing pending holds its records and its tuple, no more.
  *
+ * What the kernel lists before it tells (netlink/watch.h) is asked for when
+ * a sign of it is told -- a link's change, an address's solicited-node group
+ * joined: after the batch, each such link's addresses (and kept groups), one
+ * filtered request each, and what differs applied as if told.  Where the
+ * kernel tells of no groups, a read of them (live) or of events (Watcher)
+ * compares them with a dump.
+ *
  * The GIL guards the tables; a lock guards what spans a call that may let
  * it go (a new read of the tables, or the garbage collector's finalizers),
  * and a forked child makes its own.  A live table's read first takes what
