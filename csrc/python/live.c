@@ -414,7 +414,7 @@ static int reconcile(TablesObject *t, enum netifc_kind kind, int32_t index, PyOb
 	struct key *keys = NULL, k;
 	Py_ssize_t j;
 	size_t i;
-	int r = -1;
+	int r = -1, bad;
 
 	if (!link || !tab->tuple)
 		return 0;               /* gone (its records went with it), or not kept */
@@ -438,9 +438,9 @@ static int reconcile(TablesObject *t, enum netifc_kind kind, int32_t index, PyOb
 	for (i = 0; i < now.n; i++) {
 		if (!(rec = netifc_new_addr(st, &now.v[i])))
 			goto done;
-		j = apply_addr(t, tab, rec, 0, group, 1, out, classes);
+		bad = apply_addr(t, tab, rec, 0, group, 1, out, classes) < 0;
 		Py_DECREF(rec);
-		if (j < 0)
+		if (bad)
 			goto done;
 	}
 	r = 0;
@@ -465,7 +465,7 @@ static struct key *sorted_keys(modstate *st, PyObject *tuple)
 	return keys;
 }
 
-/* Where the kernel tells of neither or one family's groups (before Linux 6.x). */
+/* Where the kernel tells of neither or one family's groups (before Linux 6.13). */
 static int groups_untold(TablesObject *t)
 {
 	return (t->w.groups & (NL_WATCH_MCAST4 | NL_WATCH_MCAST6)) !=
