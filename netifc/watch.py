@@ -172,9 +172,9 @@ class Watcher:
     child finds it closed. It watches the network namespace of the thread that
     made it, or the ``netns`` given (a ``netifc.NetNS``, which it needs open to
     read its tables again). Not to be shared between threads (``live()`` is).
-    On kernels that tell of no group changes (before Linux 6.13), each read
-    of events compares the groups with a dump, and tells the differences
-    as GroupJoined and GroupLeft then.
+    On kernels that tell of no group changes (older kernels refuse to join
+    their notification groups), each read of events compares the groups
+    with a dump, and tells the differences as GroupJoined and GroupLeft then.
 
     Raises NotImplementedError where the platform has no netlink; OSError when
     the socket cannot be made or the tables read.
@@ -304,9 +304,9 @@ class Live(_Base):
     ``interfaces``, ``addrs``, ``by_index()``, ``by_name()``, ``addrs_of()``
     and ``groups_of()`` are the C tables' own; ``groups`` and ``groups_of()``
     keep the groups from their first call on (one more dump then). On
-    kernels that tell of no group changes (before Linux 6.13), each read of
-    ``groups`` or ``groups_of()`` dumps the groups instead: current, at the
-    cost of a dump.
+    kernels that tell of no group changes (older kernels refuse to join
+    their notification groups), each read of ``groups`` or ``groups_of()``
+    dumps the groups instead: current, at the cost of a dump.
 
     What the kernel lists before it tells is in the tables too: when a link
     changes (up, carrier, MTU), or an address's solicited-node group is

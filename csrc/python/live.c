@@ -465,7 +465,7 @@ static struct key *sorted_keys(modstate *st, PyObject *tuple)
 	return keys;
 }
 
-/* Where the kernel tells of neither or one family's groups (before Linux 6.13). */
+/* Where the kernel tells of neither or one family's groups (it refused to join them). */
 static int groups_untold(TablesObject *t)
 {
 	return (t->w.groups & (NL_WATCH_MCAST4 | NL_WATCH_MCAST6)) !=
