@@ -1,10 +1,11 @@
 """live() and a Watcher against a fresh snapshot() and ip -j through what
 the kernel does not announce: an IPv6 address it makes by itself is listed
-at once (tentative) but announced only when DAD ends, and with
+at once (tentative) but announced only when DAD ends; with
 keep_addr_on_down a link going down makes the addresses it keeps tentative
-untold.  Each test compares at every round, through that window, not only
-once it is over; then a churn soak with readers in threads, and the groups
-of kernels that tell of none."""
+untold; a link whose IPv6 goes (MTU under 1280) leaves ff01::1 untold.
+Each test compares at every round, through that window, not only once it
+is over (what may lag, and why, is in through_window()); then a churn soak
+with readers in threads, and the groups of kernels that tell of none."""
 import gc
 import os
 import socket
