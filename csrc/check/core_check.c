@@ -443,6 +443,36 @@ static int netns_from_outside(void)
 	return failures;
 }
 
+/*
+ * With no thread-specific key left, a call fails with pthread_key_create's
+ * own error (EAGAIN), not one of its own making; in a child, whose first
+ * call it is.
+ */
+static int no_key_left(void)
+{
+	struct netifc_call call = { 0 };
+	struct netifc_links t = { 0 };
+	pthread_key_t key;
+	int r;
+
+	while (pthread_key_create(&key, NULL) == 0)
+		;
+	r = netifc_backend_find("netlink")->links(&call, &t);
+	netifc_links_free(&t);
+	return r == -EAGAIN ? 0 : (fprintf(stderr, "no key left: got %d\n", r), 1);
+}
+
+static void check_no_key_left(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(no_key_left());
+	expect(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       WEXITSTATUS(status) == 0, 1, "a call with no thread key left reports EAGAIN");
+}
+
 static void check_netns(void)
 {
 	int status, before = failures;
@@ -471,6 +501,7 @@ int main(void)
 					  NETIFC_NO_NL_MCAST };
 	int n = 200, t, m;
 
+	check_no_key_left();            /* first: no call has made the key yet */
 	check_no_stale_bytes();
 	check_sockets();
 	check_event_parsing();

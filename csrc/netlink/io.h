@@ -50,6 +50,12 @@ void nl_close(struct nl_sock *s);
  */
 int nl_talk(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx);
 
+/*
+ * The name of link index in the namespace of socket fd (SIOCGIFNAME): 0,
+ * -ENODEV when no link has it, or a negative errno.
+ */
+int nl_link_name(int fd, int32_t index, char name[NETIFC_NAMESIZ]);
+
 /* An RTM_GETLINK request: a dump, one link by index, or (name) one by name. */
 struct nl_link_req {
 	struct nlmsghdr h;

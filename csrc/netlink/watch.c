@@ -13,13 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 #include <poll.h>
-#include <net/if.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include "netlink/io.h"
 #include "netlink/netns.h"
 #include "netlink/watch.h"
 
@@ -215,21 +214,11 @@ int nl_watch_read(struct nl_watch *w, struct nl_events *ev)
 
 int nl_watch_name(struct nl_watch *w, int32_t index, char name[NETIFC_NAMESIZ])
 {
-	struct ifreq ifr;
-	int r = 0;
+	int r;
 
-	memset(&ifr, 0, sizeof ifr);
-	ifr.ifr_ifindex = index;
 	pthread_mutex_lock(&w->lock);
-	if (w->fd < 0)
-		r = -EBADF;
-	else if (ioctl(w->fd, SIOCGIFNAME, &ifr) < 0)
-		r = errno == ENXIO ? -ENODEV : -errno;
+	r = w->fd < 0 ? -EBADF : nl_link_name(w->fd, index, name);
 	pthread_mutex_unlock(&w->lock);
-	if (r == 0) {
-		memset(name, 0, NETIFC_NAMESIZ);
-		memcpy(name, ifr.ifr_name, NETIFC_NAMESIZ - 1);
-	}
 	return r;
 }
 

@@ -33,6 +33,8 @@
 #include <sys/stat.h>
 
 #include "python/live.h"
+#include "python/live_table.h"
+#include "python/netns.h"
 
 /* What _events() makes, in the order of the classes it is given. */
 enum { EV_LINK_ADDED, EV_LINK_CHANGED, EV_LINK_REMOVED, EV_ADDR_ADDED, EV_ADDR_CHANGED,
@@ -858,17 +860,17 @@ static PyObject *tables_by_name(PyObject *self, PyObject *arg)
 {
 	TablesObject *t = TABLES(self);
 	PyObject *bytes = NULL, *found = NULL;
+	int check = netifc_name_check(arg, &bytes);
 
-	if (!PyUnicode_Check(arg))
-		return netifc_type_error(PyExc_TypeError, "interface name must be str, not %U",
-					 Py_TYPE(arg));
-	if (!(bytes = PyUnicode_EncodeFSDefault(arg))) {
+	if (check < 0) {
+		if (!PyUnicode_Check(arg))
+			return NULL;
 		PyErr_Clear();          /* no link has a name that cannot be encoded */
 		return no_such(t->module, arg);
 	}
 	if (ready(t, 1, 0) < 0)
 		goto done;
-	if (strlen(NETIFC_BYTES_DATA(bytes)) == (size_t)NETIFC_BYTES_SIZE(bytes))
+	if (check == NETIFC_NAME_OK)
 		found = lt_link_named(t, NETIFC_BYTES_DATA(bytes));
 	Py_XINCREF(found);
 	leave(t);
@@ -1081,7 +1083,7 @@ static PyType_Spec tables_spec = {
 	tables_slots,
 };
 
-int netifc_add_tables_type(PyObject *m, modstate *st)
+int netifc_live_add(PyObject *m, modstate *st)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	PyObject *tp = PyType_FromModuleAndSpec(m, &tables_spec, NULL);
@@ -1090,5 +1092,5 @@ int netifc_add_tables_type(PyObject *m, modstate *st)
 		return -1;
 	st->Tables = (PyTypeObject *)tp;
 	pthread_once(&once, count_forks_from_now);
-	return PyModule_AddObject(m, "_Tables", Py_NewRef(tp));
+	return PyModule_AddObjectRef(m, "_Tables", tp);
 }
