@@ -18,7 +18,21 @@ _Source = Union[ModuleType, netifc.NetNS]
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="netifc",
-        description="Show network interfaces with their addresses (or multicast groups).",
+        usage="%(prog)s [-h] [-b | -j] [-4 | -6] [-m] [-w] [-s] [-n NAME] [--color WHEN]"
+              " [--version] [IFNAME]\n"
+              "       %(prog)s [-4 | -6] [-j] [-n NAME] route [show] [--table T]\n"
+              "       %(prog)s [-4 | -6] [-j] [-n NAME] route get ADDRESS",
+        description="Show network interfaces with their addresses (or multicast groups),"
+                    " like ip addr;\nor the routes, like ip route.",
+        epilog="commands:\n"
+               "  route [show]         the routes of the main table (--table T: another,"
+               " or all),\n"
+               "                       like ip route\n"
+               "  route get ADDRESS    the route the kernel would take to ADDRESS, like"
+               " ip route get\n"
+               "  (netifc route --help: their options; an interface named route:"
+               " netifc -- route)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("ifname", nargs="?", metavar="IFNAME",
                    help="show this interface only (its name or one of its altnames)")
@@ -42,7 +56,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="in the network namespace NAME (as ip -n: /run/netns/NAME), or a path"
                         " such as /proc/PID/ns/net")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
-                   help="colour the output (auto: on a terminal, unless NO_COLOR is set)")
+                   metavar="WHEN",
+                   help="colour the output: auto (the default: on a terminal, unless NO_COLOR"
+                        " is set), always or never")
     p.add_argument("--version", action="version", version=f"%(prog)s {netifc.__version__}")
     return p
 
@@ -228,33 +244,78 @@ def _stats(args: argparse.Namespace, src: _Source = netifc) -> int:
 def _route_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="netifc route",
+        usage="%(prog)s [-4 | -6] [-j] [-n NAME] [show] [--table T | table T]\n"
+              "       %(prog)s [-4 | -6] [-j] [-n NAME] get ADDRESS",
         description="Show routes like ip route: IPv4 routes (IPv6 with -6) of the main"
-                    " table or of the one given; --table all shows both families.",
+                    " table or of the one given; --table all shows both families."
+                    " get ADDRESS: the route the kernel would take to ADDRESS (an IPv6"
+                    " zone, fe80::1%eth0, names the interface), like ip route get."
+                    " The options go before or after route.",
     )
+    p.add_argument("command", nargs="*", metavar="show | get ADDRESS",
+                   help="show (the default) or get ADDRESS")
     fam = p.add_mutually_exclusive_group()
     fam.add_argument("-4", dest="family", action="store_const", const=socket.AF_INET,
                      help="IPv4 routes only")
     fam.add_argument("-6", dest="family", action="store_const", const=socket.AF_INET6,
                      help="IPv6 routes only")
-    p.add_argument("--table", "-t", default="main", metavar="T",
+    p.add_argument("--table", "-t", metavar="T",
                    help="a table number or name (main, local, default, an rt_tables"
                         " name), or all (default: main)")
-    p.add_argument("-j", "--json", action="store_true", help="JSON, in the shape of ip -j route")
+    p.add_argument("-j", "--json", action="store_true",
+                   help="JSON, in the shape of ip -j route (ip -j route get)")
     p.add_argument("-n", "--netns", metavar="NAME",
                    help="in the network namespace NAME (as ip -n), or a path")
     return p
 
 
+def _route_args(argv: List[str]) -> argparse.Namespace:
+    """The route command's arguments; a usage error (exit 2) for words that
+    are neither show [table T] nor get ADDRESS."""
+    parser = _route_parser()
+    args = parser.parse_intermixed_args(argv)
+    words = list(args.command)
+    if words[:1] in (["show"], ["list"]):
+        words = words[1:]
+    if words[:1] == ["get"]:
+        if len(words) != 2:
+            parser.error("get takes one address: netifc route get ADDRESS")
+        if args.table is not None:
+            parser.error("get: the kernel chooses the table (no --table)")
+        args.get = words[1]
+        return args
+    args.get = None
+    if words[:1] == ["table"] and len(words) == 2:
+        if args.table is not None:
+            parser.error("the table is given twice")
+        args.table = words[1]
+    elif words:
+        parser.error(f"unknown command {' '.join(words)!r} (show [table T], or get ADDRESS)")
+    if args.table is None:
+        args.table = "main"
+    return args
+
+
 def _route_main(argv: List[str]) -> int:
     from . import render_routes
-    args = _route_parser().parse_args(argv)
+    parser = _route_parser()
+    args = _route_args(argv)
     family = args.family
-    if family is None and args.table != "all":
+    if args.get is not None:
+        want = {socket.AF_INET: "an IPv4", socket.AF_INET6: "an IPv6"}.get(family)
+        is6 = ":" in args.get
+        if want is not None and is6 != (family == socket.AF_INET6):
+            parser.error(f"get: -{4 if family == socket.AF_INET else 6} needs {want}"
+                         f" address, not {args.get!r}")
+    elif family is None and args.table != "all":
         family = socket.AF_INET     # as ip route: IPv4 unless all tables are shown
     src: Optional[netifc.NetNS] = None
     try:
         src = netifc.NetNS(args.netns) if args.netns is not None else None
-        routes = (src or netifc).routes(family, args.table)
+        if args.get is not None:
+            found = (src or netifc).route_get(args.get)
+        else:
+            routes = (src or netifc).routes(family, args.table)
     except (TypeError, ValueError, NotImplementedError) as e:
         print(f"netifc: {e}", file=sys.stderr)
         return 1
@@ -264,6 +325,13 @@ def _route_main(argv: List[str]) -> int:
     finally:
         if src is not None:
             src.close()
+    if args.get is not None:
+        uid = os.getuid()
+        if args.json:
+            out = json.dumps([render_routes.route_get_json(found, uid)]) + "\n"
+        else:
+            out = render_routes.route_get_line(found, uid)
+        return _print(out)
     show_table = args.table == "all"
     if args.json:
         out = json.dumps(render_routes.routes_json(routes, show_table)) + "\n"
@@ -272,22 +340,72 @@ def _route_main(argv: List[str]) -> int:
     return _print(out)
 
 
+# Options of the top-level command that route takes too, when given before it
+# (netifc -4 -n NAME route): the ones that take a value, and the others.
+_ROUTE_VALUED = ("-n", "--netns")
+_ROUTE_FLAGS = ("-4", "-6", "-j", "--json")
+
+
+def _split_route(argv: List[str]) -> Optional[Tuple[List[str], List[str]]]:
+    """(options before route, words after it) when argv's first word that is
+    no option nor an option's value is "route"; None otherwise ("--" ends
+    the options: netifc -- route shows an interface named route)."""
+    valued = _ROUTE_VALUED + ("--color",)
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        if word == "--":
+            return None
+        if word in valued:
+            i += 2
+            continue
+        if word.startswith("-") and word != "-":
+            i += 1
+            continue
+        return (argv[:i], argv[i + 1:]) if word == "route" else None
+    return None
+
+
+def _route_options(before: List[str]) -> List[str]:
+    """The options given before route, as route's own; SystemExit(2) for any
+    route cannot take."""
+    out: List[str] = []
+    i = 0
+    while i < len(before):
+        word = before[i]
+        if word in _ROUTE_VALUED:
+            out += before[i:i + 2]
+            i += 2
+            continue
+        if word.startswith("--netns=") or word in _ROUTE_FLAGS:
+            out.append(word)
+        elif len(word) > 2 and word[0] == "-" and word[1] != "-" and \
+                all(f"-{c}" in _ROUTE_FLAGS for c in word[1:]):
+            out += [f"-{c}" for c in word[1:]]          # -4j
+        else:
+            _parser().error(f"argument {word}: not with route"
+                            " (route takes -4, -6, -j and -n NAME)")
+        i += 1
+    return out
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     """Run the command line; returns the exit status (0, 1 on a failure, and
     2 through SystemExit on a usage error)."""
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["route"]:       # a subcommand (an interface named route: netifc -- route)
-        return _route_main(argv[1:])
-    if argv[:1] in (["-n"], ["--netns"]) and argv[2:3] == ["route"]:   # netifc -n NAME route
-        return _route_main(argv[3:] + ["--netns", argv[1]])
-    if argv[:1] and argv[0].startswith("--netns=") and argv[1:2] == ["route"]:
-        return _route_main(argv[2:] + [argv[0]])
+    split = _split_route(argv)
+    if split is not None:       # netifc [OPTIONS] route [WORDS AND OPTIONS]
+        before, after = split
+        return _route_main(_route_options(before) + after)
     parser = _parser()
     args = parser.parse_args(argv)
     if args.ifname == "":
         parser.error("argument IFNAME: an interface name cannot be empty")
     if args.stats and (args.brief or args.multicast or args.family is not None):
         parser.error("argument -s/--stats: not with -b, -m, -4 or -6")
+    if args.watch and (args.stats or args.brief or args.multicast):
+        parser.error("argument -w/--watch: not with -s, -b or -m (it prints each change"
+                     " as ip monitor does; -4, -6, -j, -n and IFNAME narrow or shape it)")
     src: _Source = netifc
     if args.netns is not None:
         try:

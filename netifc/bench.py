@@ -15,11 +15,18 @@ is still in the socket's namespace before each round: "/kept+ns"),
 ``--peers`` (psutil, netifaces, ifaddr, pyroute2, socket, where installed)
 and ``--interfaces N`` (everything inside a temporary namespace with N
 veth pairs; root).
+
+``--plot PATH`` draws instead how the cost grows with the number of links:
+netifc per call, netifc's live tables, Go, psutil and the kernel floor, for
+interfaces, lookups and addresses, each measured in namespaces of
+``--sizes`` veth pairs, into a log-log PNG (needs matplotlib:
+``pip install 'netifc[plot]'``).
 """
 import argparse
 import contextlib
 import ctypes
 import importlib
+import importlib.util
 import json
 import os
 import re
@@ -65,6 +72,8 @@ COUNTERS = ("Counters", "InterfaceCounters")
 # Routes: the main table's routes (both families), its default gateways (the
 # same dump) and the route to 127.0.0.1.
 ROUTES = ("Routes", "DefaultGateways", "RouteGet")
+# netifc.compat.netifaces.ifaddresses(loopback) against netifaces' own (Linux).
+COMPAT = ("NetifacesIfaddresses",)
 ROUNDS = 3                  # turns of netifc and floor timing, with --floor
 # Result keys: a socket per round; one socket kept; one kept, checked
 # before each round to belong to the thread's namespace, as netifc's is.
@@ -99,6 +108,7 @@ def bodies(lo: netifc.Interface, lv: Optional[netifc.Live] = None
         "BenchmarkInterfacesAndMulticastAddrs": lo.multicast_addrs,
         SNAPSHOT: netifc.snapshot,
         **route_bodies(),
+        **compat_bodies(lo),
         **live_rows,
         "Counters": netifc.counters,
         "InterfaceCounters": lo.counters,
@@ -111,6 +121,14 @@ def route_bodies() -> Dict[str, Callable[[], object]]:
         return {}
     return {"Routes": netifc.routes, "DefaultGateways": netifc.default_gateways,
             "RouteGet": lambda: netifc.route_get("127.0.0.1")}
+
+
+def compat_bodies(lo: netifc.Interface) -> Dict[str, Callable[[], object]]:
+    """The netifaces drop-in's row (Linux): one link's ifaddresses()."""
+    if not hasattr(_netifc, "_routes"):
+        return {}
+    from netifc.compat import netifaces
+    return {"NetifacesIfaddresses": lambda: netifaces.ifaddresses(lo.name)}
 
 
 def floor_requests(lo: netifc.Interface) -> Dict[str, Tuple[Any, ...]]:
@@ -145,7 +163,7 @@ def peer_bodies(lo: netifc.Interface) -> Dict[str, Dict[str, Callable[[], object
     """{benchmark name: {peer: callable}} for the peers that are installed
     (imported by name: type checkers need none of them)."""
     peers: Dict[str, Dict[str, Callable[[], object]]] = {
-        name: {} for name in GO_NAMES + (SNAPSHOT,) + COUNTERS + ROUTES}
+        name: {} for name in GO_NAMES + (SNAPSHOT,) + COUNTERS + ROUTES + COMPAT}
     peers["BenchmarkInterfaces"]["socket.if_nameindex"] = socket.if_nameindex
     peers["BenchmarkInterfaceByIndex"]["socket.if_indextoname"] = \
         lambda: socket.if_indextoname(lo.index)
@@ -175,6 +193,8 @@ def peer_bodies(lo: netifc.Interface) -> Dict[str, Dict[str, Callable[[], object
         peers[SNAPSHOT]["netifaces.ifaddresses(each)"] = \
             peers["BenchmarkInterfaceAddrs"]["netifaces.ifaddresses(each)"]
         peers["DefaultGateways"]["netifaces.gateways"] = netifaces.gateways
+        peers["NetifacesIfaddresses"]["netifaces.ifaddresses"] = \
+            lambda: netifaces.ifaddresses(lo.name)
     try:
         ifaddr = importlib.import_module("ifaddr")
     except ImportError:
@@ -278,25 +298,28 @@ def _bytes_of(make: Callable[[], object]) -> float:
 GO_LINE = re.compile(r"^(Benchmark\w+)-\d+\s+(\d+)\s+([\d.]+) ns/op")
 
 
-def run_go(benchtime: str, netns: Optional[str] = None) -> Optional[Dict[str, float]]:
-    """{name: ns/op} from Go's net package, or None when no Go toolchain is here."""
+def run_go(benchtime: str, netns: Optional[str] = None,
+           pattern: str = "^BenchmarkInterface", count: int = 1) -> Optional[Dict[str, float]]:
+    """{name: ns/op} from Go's net package (the benchmarks `pattern` matches,
+    each run `count` times, the best kept), or None when no Go toolchain is here."""
     go = shutil.which("go")
     if not go:
         return None
     goroot = subprocess.run([go, "env", "GOROOT"], capture_output=True, text=True,
                             check=True).stdout.strip()
-    argv = [go, "test", "-run", "NONE", "-bench", "^BenchmarkInterface",
-            "-benchtime", benchtime, "."]
+    argv = [go, "test", "-run", "NONE", "-bench", pattern,
+            "-benchtime", benchtime, "-count", str(count), "."]
     if netns:
         argv = ["ip", "netns", "exec", netns] + argv
     env = dict(os.environ, GOFLAGS="-mod=mod")
     r = subprocess.run(argv, cwd=os.path.join(goroot, "src", "net"), capture_output=True,
                        text=True, env=env)
-    out = {}
+    out: Dict[str, float] = {}
     for line in r.stdout.splitlines():
         m = GO_LINE.match(line)
         if m:
-            out[m.group(1)] = float(m.group(3))
+            ns = float(m.group(3))
+            out[m.group(1)] = min(ns, out.get(m.group(1), ns))
     if not out:
         raise RuntimeError(f"go test printed no benchmark: {r.stdout[-400:]}{r.stderr[-400:]}")
     return out
@@ -330,7 +353,8 @@ def scale_namespace(pairs: int) -> Iterator[str]:
             lines += [f"addr add 10.{i // 250}.{i % 250}.1/24 dev a{i}",
                       f"addr add fd00:{i:x}::1/64 dev a{i}",
                       f"link set a{i} up", f"link set b{i} up"]
-        _batch(name, lines)
+        if lines:
+            _batch(name, lines)
         target = os.open(f"/run/netns/{name}", os.O_RDONLY)
         try:
             _setns(target)
@@ -415,6 +439,168 @@ def timed(fn: Callable[[], object]) -> float:
     return (time.perf_counter() - t) * 1e3
 
 
+# ---- cost against the number of links (--plot) --------------------------------
+
+PLOT_SIZES = (0, 5, 50, 500, 2000)  # veth pairs: 1, 11, 101, 1001 and 4001 links
+# (key, panel title, Go's benchmark)
+PLOT_PANELS = (("interfaces", "every interface", "BenchmarkInterfaces"),
+               ("lookup", "one interface, by index", "BenchmarkInterfaceByIndex"),
+               ("addrs", "every address", "BenchmarkInterfaceAddrs"))
+PLOT_GO = "^BenchmarkInterface(s|ByIndex|Addrs)$"
+PLOT_SERIES = ("netifc", "netifc live()", "Go", "psutil", "kernel floor")
+
+
+def plot_sizes(text: str) -> List[int]:
+    """"0,5,50" -> [0, 5, 50]: counts of veth pairs, each 0 or more."""
+    try:
+        sizes = sorted({int(x) for x in text.split(",") if x.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of counts: {text!r}")
+    if not sizes or sizes[0] < 0:
+        raise argparse.ArgumentTypeError(f"counts of veth pairs must be 0 or more: {text!r}")
+    return sizes
+
+
+PLOT_ROUNDS = 7     # short turns of every series, the best of each kept
+
+
+def scaling_point(benchtime: float, netns: str, go: bool) -> Dict[str, Any]:
+    """The figures of one namespace, this thread inside it:
+    {"links", "addrs", "ns": {panel: {series: ns/op}}}.  The series of a
+    panel are timed in turns, PLOT_ROUNDS short turns each, and the best
+    turn of each is kept: on a shared machine that is the one least
+    disturbed, and the series compared met the same moments."""
+    assert _floor is not None
+    floor_timer = _floor.kept
+    lo = loopback()
+    floors = floor_requests(lo)
+    lv = netifc.live()
+    try:
+        lv._current()       # what the kernel told while the namespace settled
+        calls: Dict[str, Dict[str, Callable[[], object]]] = {
+            "interfaces": {"netifc": netifc.interfaces, "netifc live()": lambda: lv.interfaces},
+            "lookup": {"netifc": lambda: netifc.interface_by_index(lo.index),
+                       "netifc live()": lambda: lv.by_index(lo.index)},
+            "addrs": {"netifc": netifc.interface_addrs, "netifc live()": lambda: lv.addrs},
+        }
+        try:
+            psutil = importlib.import_module("psutil")
+        except ImportError:
+            pass
+        else:   # psutil has no lookup of one interface
+            calls["interfaces"]["psutil"] = psutil.net_if_stats
+            calls["addrs"]["psutil"] = psutil.net_if_addrs
+        turn = benchtime / PLOT_ROUNDS
+        out: Dict[str, Dict[str, float]] = {}
+
+        def timed_call(fn: Callable[[], object]) -> Callable[[], float]:
+            return lambda: measure(fn, turn)[0]
+
+        def timed_floor(request: Tuple[Any, ...]) -> Callable[[], float]:
+            return lambda: grow(lambda n: floor_timer(request[0], n, *request[1:]) * n,
+                                turn)[0]
+
+        for key, _, go_name in PLOT_PANELS:
+            timers = {series: timed_call(fn) for series, fn in calls[key].items()}
+            timers["kernel floor"] = timed_floor(floors[go_name])
+            out[key] = {}
+            for _ in range(PLOT_ROUNDS):
+                for series, timer in timers.items():
+                    ns = timer()
+                    out[key][series] = min(ns, out[key].get(series, ns))
+    finally:
+        lv.close()
+    if go:
+        times = run_go(f"{benchtime / PLOT_ROUNDS:.3f}s", netns, PLOT_GO, PLOT_ROUNDS) or {}
+        for key, _, go_name in PLOT_PANELS:
+            if go_name in times:
+                out[key]["Go"] = times[go_name]
+    return {"links": len(netifc.interfaces()), "addrs": len(netifc.interface_addrs()),
+            "ns": out}
+
+
+def scaling(sizes: Sequence[int], benchtime: float, go: bool) -> List[Dict[str, Any]]:
+    """scaling_point() in a new namespace of each size (veth pairs)."""
+    points = []
+    for pairs in sizes:
+        t = time.monotonic()
+        with scale_namespace(pairs) as ns:
+            point = scaling_point(benchtime, ns, go)
+        point["pairs"] = pairs
+        points.append(point)
+        row = "  ".join(f"{key} " + " ".join(f"{s}={ns / 1e3:.1f}"
+                                               for s, ns in point["ns"][key].items())
+                        for key, _, _ in PLOT_PANELS)
+        print(f"{pairs} pairs, {point['links']} links ({time.monotonic() - t:.0f} s), "
+              f"us/op: {row}", flush=True)
+    return points
+
+
+def draw(points: Sequence[Dict[str, Any]], path: str, note: str) -> None:
+    """A PNG at path: one log-log panel per call, microseconds against links."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    styles = {"netifc": ("C0", "o", "-"), "netifc live()": ("C2", "s", "-"),
+              "Go": ("C3", "^", "--"), "psutil": ("C1", "v", "--"),
+              "kernel floor": ("k", ".", ":")}
+    fig, axes = plt.subplots(1, len(PLOT_PANELS), figsize=(13, 4.6), sharey=True)
+    for ax, (key, title, go_name) in zip(axes, PLOT_PANELS):
+        for series in PLOT_SERIES:
+            xy = [(p["links"], p["ns"][key][series] / 1e3) for p in points
+                  if series in p["ns"][key]]
+            if not xy:
+                continue
+            color, marker, line = styles[series]
+            ax.plot([x for x, _ in xy], [y for _, y in xy], color=color, marker=marker,
+                    linestyle=line, label=series)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_title(f"{title}\n(Go's {go_name[len('Benchmark'):]})", fontsize=10)
+        ax.set_xlabel("links in the namespace")
+        ax.grid(True, which="major", alpha=0.3)
+    axes[0].set_ylabel("microseconds per call")
+    axes[0].legend(loc="upper left", fontsize=8)
+    fig.text(0.5, 0.005, note, ha="center", va="bottom", fontsize=8)
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """--plot PATH: measure in a namespace of each size, then draw."""
+    try:
+        importlib.import_module("matplotlib")
+    except ImportError:
+        p.exit(2, f"{p.prog}: error: --plot needs matplotlib, which is not installed:"
+                  " pip install 'netifc[plot]'\n")
+    if _floor is None or not hasattr(_netifc, "_Tables"):
+        p.error("--plot needs the Linux build (the kernel floor, live tables, namespaces)")
+    if os.geteuid() != 0:
+        p.error("--plot needs root (it builds network namespaces)")
+    go = not args.no_go and shutil.which("go") is not None
+    if not go and not args.no_go:
+        print("go: no Go toolchain on PATH; the plot has no Go series", file=sys.stderr)
+    points = scaling(args.sizes, args.benchtime, go)
+    notes = [f"best of {PLOT_ROUNDS} turns per point (Go: go test -count {PLOT_ROUNDS})",
+             f"{os.cpu_count()} CPUs",
+             f"CPython {sys.version.split()[0]}"]
+    if not go:
+        notes.append("Go not shown: " + ("--no-go" if args.no_go else "no Go toolchain on PATH"))
+    if importlib.util.find_spec("psutil") is None:
+        notes.append("psutil not shown: not installed")
+    else:
+        notes.append("psutil has no lookup by index")
+    draw(points, args.plot, "; ".join(notes))
+    print(f"wrote {args.plot}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"sizes": list(args.sizes), "benchtime": args.benchtime, "go": go,
+                       "points": points}, f, indent=1)
+    return 0
+
+
 # ---- the run and its report -----------------------------------------------------
 
 def run(args: argparse.Namespace, netns: Optional[str] = None) -> Dict[str, Any]:
@@ -425,7 +611,7 @@ def run(args: argparse.Namespace, netns: Optional[str] = None) -> Dict[str, Any]
               "fresh_floor": {}, "kept_floor": {}, "kept_ns_floor": {}, "go": {}, "peers": {},
               "bytes": object_bytes()}
     lv = netifc.live() if hasattr(_netifc, "_Tables") else None
-    names = GO_NAMES + (SNAPSHOT,) + tuple(route_bodies()) + \
+    names = GO_NAMES + (SNAPSHOT,) + tuple(route_bodies()) + tuple(compat_bodies(lo)) + \
         (tuple(LIVE) if lv is not None else ()) + COUNTERS
     floors = floor_requests(lo) if args.floor else {}
     for name, fn in bodies(lo, lv).items():
@@ -536,7 +722,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--json", metavar="FILE", help="save the run")
     p.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"),
                    help="compare two saved runs, as Go's benchcmp does")
+    p.add_argument("--plot", metavar="PATH",
+                   help="write a PNG of cost against the number of links (root, matplotlib)")
+    p.add_argument("--sizes", type=plot_sizes, default=list(PLOT_SIZES), metavar="N,N,...",
+                   help="with --plot, the namespaces' counts of veth pairs (default "
+                        + ",".join(map(str, PLOT_SIZES)) + ": 1 to 4001 links)")
+    p.add_argument("--no-go", action="store_true", help="with --plot, leave Go out")
     args = p.parse_args(argv)
+    if args.plot:
+        return plot(p, args)
     if args.compare:
         try:
             compare(*args.compare)

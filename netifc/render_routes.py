@@ -161,3 +161,64 @@ def route_json(r: Route, show_table: bool = False,
 def routes_json(routes: Sequence[Route], show_table: bool = False) -> List[Dict[str, Any]]:
     protocols = _protocols()
     return [route_json(r, show_table, protocols) for r in routes]
+
+
+# ---- one route as ip route get prints it -------------------------------------------
+
+_CLONED = 0x200     # RTM_F_CLONED: an IPv4 route_get answer (a route cache entry)
+# The RTCF_* bits of a cloned IPv4 route's flags: ip's "cache <...>" words, in its order.
+_CACHE_FLAGS = ((0x80000000, "local"), (0x40000000, "reject"), (0x20000000, "mc"),
+                (0x10000000, "brd"), (0x08000000, "dst-nat"), (0x00800000, "snat"),
+                (0x00400000, "masq"), (0x00020000, "dst-direct"), (0x04000000, "src-direct"),
+                (0x00040000, "redirected"), (0x01000000, "redirect"), (0x00200000, "fastroute"),
+                (0x00010000, "notify"), (0x00080000, "tproxy"))
+
+
+def _cache_words(flags: int) -> List[str]:
+    """ip's words for the RTCF_* bits, then any other high bit as hex."""
+    left = int(flags) & ~0xFFFF
+    words = []
+    for bit, word in _CACHE_FLAGS:
+        if left & bit:
+            words.append(word)
+            left &= ~bit
+    if left:
+        words.append(f"{left:x}")
+    return words
+
+
+def _get_extras(r: Route, uid: int) -> Dict[str, Any]:
+    """What ip route get shows beyond the route: the source the request gave
+    (IPv6: "from ::", none given), the requester's uid and the cache flags
+    (IPv4: the answer is a cache entry)."""
+    if r.family == socket.AF_INET6:
+        return {"from": "::"}
+    if int(r.flags) & _CLONED:
+        return {"uid": uid, "cache": _cache_words(int(r.flags))}
+    return {}
+
+
+def route_get_line(r: Route, uid: int, protocols: Optional[Dict[int, str]] = None) -> str:
+    """The answer of route_get() as ``ip route get`` prints it (without the
+    space ip leaves at the end of its lines); ``uid``: the requester's, which
+    the kernel puts in an IPv4 answer."""
+    line = route_line(r, True, protocols if protocols is not None else _protocols())
+    extras = _get_extras(r, uid)
+    words = line.split(" ")
+    if "from" in extras:
+        at = 1 if r.type == _UNICAST else 2        # after the destination
+        words[at:at] = ["from", extras["from"]]
+    if "uid" in extras:
+        words += ["uid", str(extras["uid"])]
+    text = " ".join(words) + "\n"
+    if "cache" in extras:
+        flags = extras["cache"]
+        text += "    cache" + (f" <{','.join(flags)}>" if flags else "") + "\n"
+    return text
+
+
+def route_get_json(r: Route, uid: int) -> Dict[str, Any]:
+    """The answer of route_get() in the shape of ``ip -j route get``'s object."""
+    out = route_json(r, True)
+    out.update(_get_extras(r, uid))
+    return out

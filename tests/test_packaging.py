@@ -153,3 +153,41 @@ def test_bench_compare_prints_the_delta(tmp_path):
     lines = r.stdout.splitlines()
     assert lines[0].split() == ["benchmark", "old", "ns/op", "new", "ns/op", "delta"]
     assert lines[1:] == [f"{'A':40s} {200:12d} {150:12d} {'-25.00%':>9s}"]
+
+
+def test_bench_plot_without_matplotlib_says_how_to_get_it(tmp_path):
+    code = ("import sys; sys.modules['matplotlib'] = None\n"
+            "from netifc.bench import main; sys.exit(main(['--plot', 'x.png']))")
+    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=60)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == ("python -m netifc.bench: error: --plot needs matplotlib, which is not"
+                        " installed: pip install 'netifc[plot]'\n")
+    assert not (tmp_path / "x.png").exists()
+
+
+@pytest.mark.parametrize("sizes", ["", "a,b", "-1,5", "1.5"])
+def test_bench_plot_sizes_are_counts(tmp_path, sizes):
+    r = bench("--plot", "x.png", "--sizes", sizes, cwd=tmp_path)
+    assert r.returncode == 2 and "--sizes" in r.stderr
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_bench_plot_draws_each_size(tmp_path):
+    pytest.importorskip("matplotlib")
+    from conftest import require_namespaces
+    require_namespaces()
+    r = subprocess.run([sys.executable, "-m", "netifc.bench", "--plot", "x.png", "--json",
+                        "x.json", "--sizes", "0,3", "--benchtime", "0.03", "--no-go"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "x.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    data = json.loads((tmp_path / "x.json").read_text())
+    # lo alone, then lo and three veth pairs, each first end with two
+    # addresses and both ends with their IPv6 link-local one
+    assert [(p["pairs"], p["links"], p["addrs"]) for p in data["points"]] == \
+        [(0, 1, 2), (3, 7, 2 + 3 * 2 + 6)]
+    for p in data["points"]:
+        assert set(p["ns"]) == {"interfaces", "lookup", "addrs"}
+        assert set(p["ns"]["lookup"]) == {"netifc", "netifc live()", "kernel floor"}
+        assert all(ns > 0 for row in p["ns"].values() for ns in row.values())

@@ -226,6 +226,25 @@ def test_records_are_immutable_values(rtlab):
 
 # ---- default gateways ------------------------------------------------------------------
 
+def test_a_route_is_equal_whatever_dump_read_it(rtlab):
+    """One route read by two dumps is one value.  The IPv6 ECMP route's next
+    hops sit first in the C table of an IPv6 dump, after the IPv4 ECMP
+    route's in a dump of every family: equality and hash read the fields,
+    never the bytes the record happens to hold (offsets, padding)."""
+    every = in_ns(rtlab, lambda: netifc.routes(None, "all"))
+    v6 = in_ns(rtlab, lambda: netifc.routes(socket.AF_INET6, 254))
+    assert any(r.nexthops for r in every if r.family == socket.AF_INET)
+    ecmp = [r for r in v6 if r.nexthops]
+    assert ecmp
+    for r in ecmp:
+        twin = [x for x in every if x.family == r.family and x.table == r.table
+                and x.destination == r.destination and x.metric == r.metric]
+        assert twin == [r] and hash(twin[0]) == hash(r)
+        assert [hash(h) for h in twin[0].nexthops] == [hash(h) for h in r.nexthops]
+    assert set(v6) <= set(every)
+    assert len({r: None for r in every + v6}) == len(every)
+
+
 def test_default_gateways_by_metric(rtlab):
     gws = in_ns(rtlab, netifc.default_gateways)
     for family in (4, 6):

@@ -210,6 +210,26 @@ def check_netns() -> None:
     assert assert_type(ns.closed, bool)
 
 
+def check_compat() -> None:
+    """netifc.compat.netifaces: netifaces 0.11's shapes, typed."""
+    import netifc.compat.netifaces as netifaces
+
+    names = assert_type(netifaces.interfaces(), "list[str]")
+    assert "lo" in names
+    lo = assert_type(netifaces.ifaddresses("lo"), "dict[int, list[dict[str, str]]]")
+    assert assert_type(lo[netifaces.AF_INET][0]["addr"], str) == "127.0.0.1"
+    assert isinstance(assert_type(netifaces.AF_LINK, int), int)
+    assert isinstance(assert_type(netifaces.address_families, "dict[int, str]"), dict)
+    gws = netifaces.gateways()
+    default = gws["default"]
+    assert isinstance(default, dict)
+    for family, entries in gws.items():
+        if family != "default":
+            assert isinstance(entries, list)
+            assert all(isinstance(assert_type(gw, "tuple[str, str, bool]")[2], bool)
+                       for gw in entries)
+
+
 def main() -> None:
     check_flags()
     check_module()
@@ -217,6 +237,7 @@ def main() -> None:
     check_counters()
     check_routes()
     check_netns()
+    check_compat()
 
 
 if __name__ == "__main__":

@@ -3,8 +3,9 @@
 #   - the shared core (addr.c vec.c backend.c windows/iphlpapi.c) by gcc without GNU
 #     extensions, -std=c11 -pedantic -Wall -Wextra -Werror;
 #   - the same and windows/iphlpapi.c by mingw-w64, -std=c11 -pedantic -Wall -Wextra -Werror;
-#   - module.c and records.c by mingw-w64 against this Python's headers with
-#     a Windows pyconfig.h (win-pyconfig/), syntax only;
+#   - the binding's files a Windows build has (module.c, record.c, records.c,
+#     counters.c) by mingw-w64 against this Python's headers with a Windows
+#     pyconfig.h (win-pyconfig/), syntax only;
 #   - csrc/check/win_driver.c built with the core and run by wine64: exit
 #     status 0 and one JSON object.  tests/test_windows.py compares it with ip.
 set -euo pipefail
@@ -25,7 +26,7 @@ inc=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 cp -r "$inc" "$out/include"
 cp "$here/win-pyconfig/pyconfig.h" "$out/include/pyconfig.h"
 x86_64-w64-mingw32-gcc -std=c11 -Wall -Wextra -Werror -fsyntax-only -I"$out/include" -I"$csrc" \
-    "$csrc"/python/module.c "$csrc"/python/records.c
+    "$csrc"/python/module.c "$csrc"/python/record.c "$csrc"/python/records.c "$csrc"/python/counters.c
 
 x86_64-w64-mingw32-gcc "${strict[@]}" -O2 -o "$out/win_driver.exe" "$here/win_driver.c" \
     "${core[@]}" -liphlpapi -lws2_32

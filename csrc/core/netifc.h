@@ -102,6 +102,7 @@ enum netifc_kind { NETIFC_UNICAST, NETIFC_MULTICAST };
 #define NETIFC_NO_NL_MCAST4 2u          /* IPv4 groups from /proc/net/igmp */
 #define NETIFC_NO_NL_MCAST 4u           /* all groups from /proc/net/igmp{,6} */
 #define NETIFC_NO_ETHTOOL_NL 8u         /* link settings by the SIOCETHTOOL ioctl */
+#define NETIFC_NO_WATCH_MCAST 16u       /* live tables: as on a kernel that tells of no groups */
 
 struct netifc_ns;       /* another network namespace (netns.h, Linux) */
 
@@ -144,7 +145,12 @@ const struct netifc_backend *netifc_backend_find(const char *name);
 /* The i-th backend's name, NULL past the last. */
 const char *netifc_backend_name(size_t i);
 
-/* Growable tables (vec.c). */
+/*
+ * Growable tables (vec.c).  netifc_vec_push: one zeroed record of size
+ * bytes more at the end of *v (*n of them, room for *cap), or NULL when out
+ * of memory (the table as it was); every table below grows by it.
+ */
+void *netifc_vec_push(void **v, size_t *n, size_t *cap, size_t size);
 struct netifc_link *netifc_links_push(struct netifc_links *t);
 struct netifc_addr *netifc_addrs_push(struct netifc_addrs *t);
 int netifc_links_add_altname(struct netifc_links *t, struct netifc_link *l,

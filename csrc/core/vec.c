@@ -26,6 +26,16 @@ static void *grow(void **v, size_t *n, size_t *cap, size_t size, size_t more)
 	return (char *)*v + *n * size;
 }
 
+void *netifc_vec_push(void **v, size_t *n, size_t *cap, size_t size)
+{
+	void *p = grow(v, n, cap, size, 1);
+
+	if (!p)
+		return NULL;
+	(*n)++;
+	return memset(p, 0, size);
+}
+
 /* A table on the caller's record moves to the heap when it outgrows it. */
 static int unborrow(struct netifc_links *t)
 {
@@ -44,24 +54,17 @@ static int unborrow(struct netifc_links *t)
 struct netifc_link *netifc_links_push(struct netifc_links *t)
 {
 	struct netifc_link *l = unborrow(t) < 0 ? NULL
-			      : grow((void **)&t->v, &t->n, &t->cap, sizeof *t->v, 1);
+			      : netifc_vec_push((void **)&t->v, &t->n, &t->cap, sizeof *t->v);
 
 	if (!l)
 		return NULL;
-	t->n++;
-	memset(l, 0, sizeof *l);
 	l->alt_off = (uint32_t)t->pool_n;
 	return l;
 }
 
 struct netifc_addr *netifc_addrs_push(struct netifc_addrs *t)
 {
-	struct netifc_addr *a = grow((void **)&t->v, &t->n, &t->cap, sizeof *t->v, 1);
-
-	if (!a)
-		return NULL;
-	t->n++;
-	return memset(a, 0, sizeof *a);
+	return netifc_vec_push((void **)&t->v, &t->n, &t->cap, sizeof *t->v);
 }
 
 /* Appends a name (len bytes, no NUL) to l, the table's last link. */
@@ -104,12 +107,7 @@ void netifc_addrs_free(struct netifc_addrs *t)
 
 struct netifc_counters *netifc_counters_push(struct netifc_counters_table *t)
 {
-	struct netifc_counters *c = grow((void **)&t->v, &t->n, &t->cap, sizeof *t->v, 1);
-
-	if (!c)
-		return NULL;
-	t->n++;
-	return memset(c, 0, sizeof *c);
+	return netifc_vec_push((void **)&t->v, &t->n, &t->cap, sizeof *t->v);
 }
 
 int netifc_counters_reserve(struct netifc_counters_table *t, size_t more)

@@ -12,8 +12,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <net/if.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <linux/rtnetlink.h>
 
@@ -55,15 +53,13 @@ static int ask_addrs(struct nl_sock *s, uint16_t type, int family, int32_t index
 /* The name of each link in f->zones, as netifc asks for them. */
 static int ask_names(struct nl_sock *s, const struct netifc_floor *f)
 {
+	char name[NETIFC_NAMESIZ];
 	size_t i;
+	int r = 0;
 
-	for (i = 0; i < f->n_zones; i++) {
-		struct ifreq ifr = { .ifr_ifindex = f->zones[i] };
-
-		if (ioctl(s->fd, SIOCGIFNAME, &ifr) < 0)
-			return -errno;
-	}
-	return 0;
+	for (i = 0; r == 0 && i < f->n_zones; i++)
+		r = nl_link_name(s->fd, f->zones[i], name);
+	return r;
 }
 
 static int ask_routes(struct nl_sock *s, const struct netifc_floor *f)

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "floor/floor.h"
-#include "python/module.h"             /* Python.h, and the Limited API's access macros */
+#include "python/abi.h"                /* Python.h, and the Limited API's access macros */
 
 static const char *const op_names[] = {
 	[FLOOR_LINKS] = "links",

@@ -12,8 +12,6 @@
  */
 #include <errno.h>
 #include <string.h>
-#include <net/if.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <linux/rtnetlink.h>
 
@@ -144,16 +142,8 @@ static int dump_kind(struct nl_sock *s, struct netifc_call *call, enum netifc_ki
 /* A link's name by index, asked of the socket's own namespace. */
 int nl_name_of(struct nl_sock *s, struct netifc_call *call, int32_t index, char *name)
 {
-	struct ifreq ifr;
-
 	call->step = "SIOCGIFNAME";
-	memset(&ifr, 0, sizeof ifr);
-	ifr.ifr_ifindex = index;
-	if (ioctl(s->fd, SIOCGIFNAME, &ifr) < 0)
-		return errno == ENODEV || errno == ENXIO ? -ENODEV : -errno;
-	memset(name, 0, NETIFC_NAMESIZ);
-	memcpy(name, ifr.ifr_name, NETIFC_NAMESIZ - 1);
-	return 0;
+	return nl_link_name(s->fd, index, name);
 }
 
 /*

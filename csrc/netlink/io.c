@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 #include <linux/rtnetlink.h>
@@ -218,4 +220,17 @@ void netifc_addr_request(struct nl_addr_req *q, uint16_t type, int family, int32
 	q->h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	q->ifa.ifa_family = (uint8_t)family;
 	q->ifa.ifa_index = (uint32_t)index;
+}
+
+int nl_link_name(int fd, int32_t index, char name[NETIFC_NAMESIZ])
+{
+	struct ifreq ifr;
+
+	memset(&ifr, 0, sizeof ifr);
+	ifr.ifr_ifindex = index;
+	if (ioctl(fd, SIOCGIFNAME, &ifr) < 0)
+		return errno == ENODEV || errno == ENXIO ? -ENODEV : -errno;
+	memset(name, 0, NETIFC_NAMESIZ);
+	memcpy(name, ifr.ifr_name, NETIFC_NAMESIZ - 1);
+	return 0;
 }

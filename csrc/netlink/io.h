@@ -51,6 +51,12 @@ void nl_close(struct nl_sock *s);
 int nl_talk(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx);
 
 /*
+ * The name of link index in the namespace of socket fd (SIOCGIFNAME): 0,
+ * -ENODEV when no link has it, or a negative errno.
+ */
+int nl_link_name(int fd, int32_t index, char name[NETIFC_NAMESIZ]);
+
+/*
  * nl_talk on a socket that is also subscribed to notification groups:
  * every datagram of the kernel's read that is not the reply's (the
  * notifications queued before or among the reply's datagrams) is handed

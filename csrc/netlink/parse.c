@@ -22,14 +22,7 @@
 #define RTM_DELMULTICAST 57
 #endif
 
-struct attr {
-	unsigned type;
-	const uint8_t *data;
-	size_t len;
-};
-
-/* 1: *a is the next attribute; 0: none left; -EPROTO: one overruns the rest. */
-static int attr_next(const uint8_t **p, long *rem, struct attr *a)
+int nl_attr_next(const uint8_t **p, long *rem, struct nl_attr *a)
 {
 	struct rtattr rta;
 	long step;
@@ -50,26 +43,12 @@ static int attr_next(const uint8_t **p, long *rem, struct attr *a)
 	return 1;
 }
 
-int nl_attr_next(const uint8_t **p, long *rem, unsigned *type, const uint8_t **data,
-		 size_t *len)
+int nl_attr_u32(const struct nl_attr *a, uint32_t *v)
 {
-	struct attr a;
-	int r = attr_next(p, rem, &a);
-
-	if (r > 0) {
-		*type = a.type;
-		*data = a.data;
-		*len = a.len;
-	}
-	return r;
-}
-
-static uint32_t u32_at(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof v);
-	return v;
+	if (a->len < sizeof *v)
+		return -EPROTO;
+	memcpy(v, a->data, sizeof *v);
+	return 0;
 }
 
 static int control(struct nl_walk *w, const struct nlmsghdr *h, const uint8_t *p, long plen)
@@ -171,22 +150,22 @@ int nl_walk(struct nl_walk *w, const void *buf, size_t len)
 #define ALTNAME_MAX 128         /* ALTIFNAMSIZ, the NUL included */
 
 /* A string attribute: NUL-ended within its length, 1 to max-1 bytes long. */
-static int string_of(const struct attr *a, size_t max, size_t *n)
+static int string_of(const struct nl_attr *a, size_t max, size_t *n)
 {
 	*n = strnlen((const char *)a->data, a->len);
 	return *n == a->len || *n == 0 || *n >= max ? -EPROTO : 0;
 }
 
 /* IFLA_PROP_LIST: the link's alternative names, in the kernel's order. */
-static int altnames(struct netifc_links *t, struct netifc_link *l, const struct attr *list)
+static int altnames(struct netifc_links *t, struct netifc_link *l, const struct nl_attr *list)
 {
 	const uint8_t *p = list->data;
 	long rem = (long)list->len;
-	struct attr a;
+	struct nl_attr a;
 	size_t n;
 	int r;
 
-	while ((r = attr_next(&p, &rem, &a)) > 0) {
+	while ((r = nl_attr_next(&p, &rem, &a)) > 0) {
 		if (a.type != IFLA_ALT_IFNAME)
 			continue;
 		if ((r = string_of(&a, ALTNAME_MAX, &n)) < 0 ||
@@ -196,7 +175,7 @@ static int altnames(struct netifc_links *t, struct netifc_link *l, const struct 
 	return r;
 }
 
-static int link_attr(struct netifc_links *t, struct netifc_link *l, const struct attr *a,
+static int link_attr(struct netifc_links *t, struct netifc_link *l, const struct nl_attr *a,
 		     int *named)
 {
 	size_t n;
@@ -210,9 +189,8 @@ static int link_attr(struct netifc_links *t, struct netifc_link *l, const struct
 		*named = 1;
 		break;
 	case IFLA_MTU:
-		if (a->len < 4)
+		if (nl_attr_u32(a, &l->mtu) < 0)
 			return -EPROTO;
-		l->mtu = u32_at(a->data);
 		break;
 	case IFLA_OPERSTATE:
 		if (a->len < 1)
@@ -246,7 +224,7 @@ static int link_msg(const uint8_t *p, size_t len, struct netifc_links *t)
 	struct netifc_link *l;
 	long rem = (long)len - (long)NLMSG_ALIGN(sizeof ifi);
 	size_t n = t->n;
-	struct attr a;
+	struct nl_attr a;
 	int named = 0, r;
 
 	if (rem < 0)
@@ -263,7 +241,7 @@ static int link_msg(const uint8_t *p, size_t len, struct netifc_links *t)
 	l->type = ifi.ifi_type;
 	p += NLMSG_ALIGN(sizeof ifi);
 	/* l stays valid: only the pool grows while the attributes are read. */
-	while ((r = attr_next(&p, &rem, &a)) > 0)
+	while ((r = nl_attr_next(&p, &rem, &a)) > 0)
 		if ((r = link_attr(t, l, &a, &named)) < 0)
 			break;
 	if (r == 0 && !named)
@@ -286,7 +264,7 @@ struct addr_attrs {
 	uint32_t flags;
 };
 
-static int addr_attr(struct addr_attrs *t, const struct attr *a, size_t alen)
+static int addr_attr(struct addr_attrs *t, const struct nl_attr *a, size_t alen)
 {
 	switch (a->type) {
 	case IFA_ADDRESS: case IFA_LOCAL: case IFA_BROADCAST: case IFA_MULTICAST:
@@ -308,9 +286,8 @@ static int addr_attr(struct addr_attrs *t, const struct attr *a, size_t alen)
 		t->has_cache = 1;
 		break;
 	case IFA_FLAGS:
-		if (a->len < 4)
+		if (nl_attr_u32(a, &t->flags) < 0)
 			return -EPROTO;
-		t->flags = u32_at(a->data);
 		break;
 	}
 	return 0;
@@ -354,7 +331,7 @@ static int addr_msg(const uint8_t *p, size_t len, struct netifc_addr *o)
 	struct addr_attrs t;
 	long rem = (long)len - (long)NLMSG_ALIGN(sizeof ifa);
 	size_t alen;
-	struct attr a;
+	struct nl_attr a;
 	int r;
 
 	if (rem < 0)
@@ -368,7 +345,7 @@ static int addr_msg(const uint8_t *p, size_t len, struct netifc_addr *o)
 	memset(&t, 0, sizeof t);
 	t.flags = ifa.ifa_flags;
 	p += NLMSG_ALIGN(sizeof ifa);
-	while ((r = attr_next(&p, &rem, &a)) > 0)
+	while ((r = nl_attr_next(&p, &rem, &a)) > 0)
 		if ((r = addr_attr(&t, &a, alen)) < 0)
 			return r;
 	if (r < 0)
@@ -393,17 +370,10 @@ int nl_parse_addr(uint16_t type, const uint8_t *p, size_t len, struct netifc_add
 
 static struct nl_event *event_push(struct nl_events *ev, uint8_t kind, size_t at)
 {
-	struct nl_event *nv;
-	size_t ncap;
+	struct nl_event *nv = netifc_vec_push((void **)&ev->v, &ev->n, &ev->cap, sizeof *ev->v);
 
-	if (ev->n == ev->cap) {
-		ncap = ev->cap ? ev->cap * 2 : 16;
-		if (ncap > SIZE_MAX / sizeof *nv || !(nv = realloc(ev->v, ncap * sizeof *nv)))
-			return NULL;
-		ev->v = nv;
-		ev->cap = ncap;
-	}
-	nv = &ev->v[ev->n++];
+	if (!nv)
+		return NULL;
 	nv->kind = kind;
 	nv->at = (uint32_t)at;
 	return nv;

@@ -31,11 +31,19 @@ int nl_walk(struct nl_walk *w, const void *buf, size_t len);
 
 /*
  * The next attribute of an attribute stream (rtattr and nlattr share their
- * layout): 1 with its type (flag bits cleared), data and length, 0 at the
- * end, -EPROTO when one overruns what is left.  *rem stays signed.
+ * layout): 1 with *a its type (flag bits cleared), data and length, 0 at
+ * the end, -EPROTO when one overruns what is left.  *rem stays signed.
  */
-int nl_attr_next(const uint8_t **p, long *rem, unsigned *type, const uint8_t **data,
-		 size_t *len);
+struct nl_attr {
+	unsigned type;
+	const uint8_t *data;
+	size_t len;
+};
+
+int nl_attr_next(const uint8_t **p, long *rem, struct nl_attr *a);
+
+/* A 32-bit attribute's value: 0, or -EPROTO when it has fewer than 4 bytes. */
+int nl_attr_u32(const struct nl_attr *a, uint32_t *v);
 
 /*
  * One message's payload: 1 filled a record, 0 not ours to parse, -EPROTO

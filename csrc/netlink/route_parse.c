@@ -21,33 +21,9 @@
 #define RTA_PREF 20
 #endif
 
-struct rattr {
-	unsigned type;
-	const uint8_t *data;
-	size_t len;
-};
-
-/* The next attribute (nl_attr_next, netlink/parse.c): 1, 0 at the end, -EPROTO. */
-static int rattr_next(const uint8_t **p, long *rem, struct rattr *a)
-{
-	return nl_attr_next(p, rem, &a->type, &a->data, &a->len);
-}
-
-static size_t family_len(int family)
-{
-	return family == AF_INET ? 4 : family == AF_INET6 ? 16 : 0;
-}
-
-static uint32_t u32_of(const struct rattr *a)
-{
-	uint32_t v;
-
-	memcpy(&v, a->data, sizeof v);
-	return v;
-}
 
 /* An address of the route's family: exactly its length. */
-static int addr_of(const struct rattr *a, size_t alen, uint8_t *out)
+static int addr_of(const struct nl_attr *a, size_t alen, uint8_t *out)
 {
 	if (a->len != alen)
 		return -EPROTO;
@@ -56,7 +32,7 @@ static int addr_of(const struct rattr *a, size_t alen, uint8_t *out)
 }
 
 /* RTA_VIA: a gateway of any family (an IPv4 route may go via IPv6). */
-static int via_of(const struct rattr *a, uint8_t *family, uint8_t *out)
+static int via_of(const struct nl_attr *a, uint8_t *family, uint8_t *out)
 {
 	uint16_t f;
 	size_t alen;
@@ -64,7 +40,7 @@ static int via_of(const struct rattr *a, uint8_t *family, uint8_t *out)
 	if (a->len < sizeof f)
 		return -EPROTO;
 	memcpy(&f, a->data, sizeof f);
-	alen = family_len(f);
+	alen = netifc_family_len(f);
 	if (!alen || a->len != sizeof f + alen)
 		return -EPROTO;
 	memcpy(out, a->data + sizeof f, alen);
@@ -74,29 +50,17 @@ static int via_of(const struct rattr *a, uint8_t *family, uint8_t *out)
 
 static struct netifc_nexthop *nh_push(struct netifc_routes *t)
 {
-	struct netifc_nexthop *v;
-	size_t ncap;
-
-	if (t->nh_n == t->nh_cap) {
-		ncap = t->nh_cap ? t->nh_cap * 2 : 8;
-		if (ncap > SIZE_MAX / sizeof *v || !(v = realloc(t->nh, ncap * sizeof *v)))
-			return NULL;
-		t->nh = v;
-		t->nh_cap = ncap;
-	}
-	v = &t->nh[t->nh_n++];
-	memset(v, 0, sizeof *v);
-	return v;
+	return netifc_vec_push((void **)&t->nh, &t->nh_n, &t->nh_cap, sizeof *t->nh);
 }
 
 /* One next hop's attributes: its gateway. */
 static int nexthop_attrs(struct netifc_nexthop *h, const uint8_t *p, long rem, int family)
 {
-	size_t alen = family_len(family);
-	struct rattr a;
+	size_t alen = netifc_family_len(family);
+	struct nl_attr a;
 	int r;
 
-	while ((r = rattr_next(&p, &rem, &a)) > 0) {
+	while ((r = nl_attr_next(&p, &rem, &a)) > 0) {
 		if (a.type == RTA_GATEWAY) {
 			if (addr_of(&a, alen, h->gateway) < 0)
 				return -EPROTO;
@@ -109,7 +73,7 @@ static int nexthop_attrs(struct netifc_nexthop *h, const uint8_t *p, long rem, i
 }
 
 /* RTA_MULTIPATH: a run of struct rtnexthop, each followed by its attributes. */
-static int multipath(struct netifc_routes *t, struct netifc_route *rt, const struct rattr *a)
+static int multipath(struct netifc_routes *t, struct netifc_route *rt, const struct nl_attr *a)
 {
 	const uint8_t *p = a->data;
 	long rem = (long)a->len, step;
@@ -143,9 +107,10 @@ static int multipath(struct netifc_routes *t, struct netifc_route *rt, const str
 	return 0;
 }
 
-static int route_attr(struct netifc_routes *t, struct netifc_route *rt, const struct rattr *a)
+static int route_attr(struct netifc_routes *t, struct netifc_route *rt, const struct nl_attr *a)
 {
-	size_t alen = family_len(rt->family);
+	size_t alen = netifc_family_len(rt->family);
+	uint32_t v;
 
 	switch (a->type) {
 	case RTA_DST:
@@ -159,21 +124,15 @@ static int route_attr(struct netifc_routes *t, struct netifc_route *rt, const st
 		rt->has_prefsrc = 1;
 		return addr_of(a, alen, rt->prefsrc);
 	case RTA_OIF:
-		if (a->len < 4 || (int32_t)u32_of(a) < 0)
+		if (nl_attr_u32(a, &v) < 0 || (int32_t)v < 0)
 			return -EPROTO;
-		rt->index = (int32_t)u32_of(a);
+		rt->index = (int32_t)v;
 		return 0;
 	case RTA_PRIORITY:
-		if (a->len < 4)
-			return -EPROTO;
-		rt->metric = u32_of(a);
 		rt->has_metric = 1;
-		return 0;
+		return nl_attr_u32(a, &rt->metric);
 	case RTA_TABLE:
-		if (a->len < 4)
-			return -EPROTO;
-		rt->table = u32_of(a);
-		return 0;
+		return nl_attr_u32(a, &rt->table);
 	case RTA_PREF:
 		if (a->len < 1)
 			return -EPROTO;
@@ -196,19 +155,7 @@ void netifc_routes_truncate(struct netifc_routes *t, size_t n)
 
 static struct netifc_route *route_push(struct netifc_routes *t)
 {
-	struct netifc_route *v;
-	size_t ncap;
-
-	if (t->n == t->cap) {
-		ncap = t->cap ? t->cap * 2 : 16;
-		if (ncap > SIZE_MAX / sizeof *v || !(v = realloc(t->v, ncap * sizeof *v)))
-			return NULL;
-		t->v = v;
-		t->cap = ncap;
-	}
-	v = &t->v[t->n++];
-	memset(v, 0, sizeof *v);
-	return v;
+	return netifc_vec_push((void **)&t->v, &t->n, &t->cap, sizeof *t->v);
 }
 
 static int route_msg(const uint8_t *p, size_t len, struct netifc_routes *t)
@@ -217,15 +164,15 @@ static int route_msg(const uint8_t *p, size_t len, struct netifc_routes *t)
 	struct netifc_route *rt;
 	long rem = (long)len - (long)NLMSG_ALIGN(sizeof rtm);
 	size_t n = t->n, nh_n = t->nh_n;
-	struct rattr a;
+	struct nl_attr a;
 	int r;
 
 	if (rem < 0)
 		return -EPROTO;
 	memcpy(&rtm, p, sizeof rtm);
-	if (!family_len(rtm.rtm_family))
+	if (!netifc_family_len(rtm.rtm_family))
 		return 0;
-	if (rtm.rtm_dst_len > family_len(rtm.rtm_family) * 8)
+	if (rtm.rtm_dst_len > netifc_family_len(rtm.rtm_family) * 8)
 		return -EPROTO;
 	if (!(rt = route_push(t)))
 		return -ENOMEM;
@@ -239,7 +186,7 @@ static int route_msg(const uint8_t *p, size_t len, struct netifc_routes *t)
 	rt->nh_off = (uint32_t)nh_n;
 	p += NLMSG_ALIGN(sizeof rtm);
 	/* rt stays valid: only the next hops grow while the attributes are read. */
-	while ((r = rattr_next(&p, &rem, &a)) > 0)
+	while ((r = nl_attr_next(&p, &rem, &a)) > 0)
 		if ((r = route_attr(t, rt, &a)) < 0)
 			break;
 	if (r < 0) {
@@ -291,7 +238,7 @@ void netifc_route_dump_request(struct nl_route_req *q, int family, uint32_t tabl
 
 void netifc_route_get_request(struct nl_route_req *q, int family, const uint8_t *dst, int32_t index)
 {
-	size_t alen = family_len(family);
+	size_t alen = netifc_family_len(family);
 	uint8_t *p = q->attrs;
 
 	route_request(q, 0, family);

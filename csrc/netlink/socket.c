@@ -35,6 +35,7 @@ struct cached {
 static pthread_key_t key;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int have_key;
+static int key_err;             /* why there is none: pthread_key_create's or pthread_atfork's errno */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cached *threads;  /* every thread's record */
 
@@ -112,8 +113,10 @@ static void in_child(void)
 
 static void init(void)
 {
-	have_key = pthread_key_create(&key, destroy) == 0 &&
-		   pthread_atfork(before_fork, in_parent, in_child) == 0;
+	if ((key_err = pthread_key_create(&key, destroy)) == 0 &&
+	    (key_err = pthread_atfork(before_fork, in_parent, in_child)) != 0)
+		pthread_key_delete(key);
+	have_key = !key_err;
 }
 
 static int netns_of_thread(struct cached *c, char *id, size_t size)
@@ -135,23 +138,26 @@ static int netns_of_thread(struct cached *c, char *id, size_t size)
 	return 0;
 }
 
-static struct cached *thread_record(void)
+/* This thread's record, made on its first call: 0, or a negative errno. */
+static int thread_record(struct cached **out)
 {
 	struct cached *c;
+	int r;
 
+	*out = NULL;
 	pthread_once(&once, init);
 	if (!have_key)
-		return NULL;
-	if ((c = pthread_getspecific(key)))
-		return c;
+		return -key_err;
+	if ((*out = pthread_getspecific(key)))
+		return 0;
 	if (!(c = calloc(1, sizeof *c)))
-		return NULL;
+		return -ENOMEM;
 	c->s.fd = -1;
 	c->nslink = -1;
 	c->own_fd = -1;
-	if (pthread_setspecific(key, c) != 0) {
+	if ((r = pthread_setspecific(key, c)) != 0) {
 		free(c);
-		return NULL;
+		return -r;
 	}
 	pthread_mutex_lock(&lock);
 	c->next = threads;
@@ -159,7 +165,8 @@ static struct cached *thread_record(void)
 		threads->prev = c;
 	threads = c;
 	pthread_mutex_unlock(&lock);
-	return c;
+	*out = c;
+	return 0;
 }
 
 int nl_get(struct netifc_ns *ns, struct nl_sock *own, int strict, size_t want,
@@ -167,11 +174,11 @@ int nl_get(struct netifc_ns *ns, struct nl_sock *own, int strict, size_t want,
 {
 	struct cached *c;
 	char id[sizeof c->ns];
-	int r;
+	int r, rec;
 
 	if (ns)
 		return netifc_ns_get(ns, own, strict, want, out);
-	c = thread_record();
+	rec = thread_record(&c);
 	if (c && strict && netns_of_thread(c, id, sizeof id) == 0) {
 		if (c->s.fd >= 0 && strcmp(id, c->ns)) {
 			pthread_mutex_lock(&lock);
@@ -195,7 +202,7 @@ int nl_get(struct netifc_ns *ns, struct nl_sock *own, int strict, size_t want,
 	*out = own;
 	own->fd = -1;
 	if (!c)
-		return -ENOMEM;
+		return rec;
 	pthread_mutex_lock(&lock);
 	r = nl_open(own, strict, want);
 	c->own_fd = own->fd;

@@ -21,8 +21,7 @@
 int nl_parse_stats(uint16_t type, const uint8_t *p, size_t len, struct netifc_counters *out)
 {
 	long rem = (long)len - STATS_MSG_LEN;
-	const uint8_t *data;
-	unsigned at;
+	struct nl_attr a;
 	size_t n;
 	int32_t index;
 	int r, seen = 0;
@@ -38,14 +37,15 @@ int nl_parse_stats(uint16_t type, const uint8_t *p, size_t len, struct netifc_co
 	out->known = 0;
 	out->name[0] = 0;
 	p += STATS_MSG_LEN;
-	while ((r = nl_attr_next(&p, &rem, &at, &data, &n)) > 0) {
-		if (at != STATS_LINK_64)
+	while ((r = nl_attr_next(&p, &rem, &a)) > 0) {
+		if (a.type != STATS_LINK_64)
 			continue;
-		if (seen++ || n < STATS_MIN_COUNTERS * 8 || n % 8)
+		if (seen++ || a.len < STATS_MIN_COUNTERS * 8 || a.len % 8)
 			return -EPROTO;
+		n = a.len;
 		if (n > sizeof out->v)
 			n = sizeof out->v;      /* counters of a later kernel */
-		memcpy(out->v, data, n);
+		memcpy(out->v, a.data, n);
 		out->known = (uint8_t)(n / 8);
 	}
 	return r < 0 ? r : seen ? 1 : -EPROTO;
@@ -65,20 +65,18 @@ void netifc_stats_request(struct nl_stats_req *q, int32_t index)
 int nl_parse_genl_family(const uint8_t *p, size_t len, uint16_t *id)
 {
 	long rem = (long)len - GENL_HDRLEN;
-	const uint8_t *data;
-	unsigned at;
-	size_t n;
+	struct nl_attr a;
 	int r, found = 0;
 
 	if (rem < 0)
 		return -EPROTO;
 	p += GENL_HDRLEN;
-	while ((r = nl_attr_next(&p, &rem, &at, &data, &n)) > 0) {
-		if (at != CTRL_ATTR_FAMILY_ID)
+	while ((r = nl_attr_next(&p, &rem, &a)) > 0) {
+		if (a.type != CTRL_ATTR_FAMILY_ID)
 			continue;
-		if (n < 2)
+		if (a.len < 2)
 			return -EPROTO;
-		memcpy(id, data, 2);
+		memcpy(id, a.data, 2);
 		found = *id >= NLMSG_MIN_TYPE;
 	}
 	return r < 0 ? r : found ? 1 : -EPROTO;
@@ -90,9 +88,7 @@ int nl_parse_genl_family(const uint8_t *p, size_t len, uint16_t *id)
 int nl_parse_linkmodes(const uint8_t *p, size_t len, struct netifc_link_settings *out)
 {
 	long rem = (long)len - GENL_HDRLEN;
-	const uint8_t *data;
-	unsigned at;
-	size_t n;
+	struct nl_attr a;
 	int r;
 
 	if (rem < 0)
@@ -100,15 +96,14 @@ int nl_parse_linkmodes(const uint8_t *p, size_t len, struct netifc_link_settings
 	out->speed = NETIFC_SPEED_UNKNOWN;
 	out->duplex = NETIFC_DUPLEX_UNKNOWN;
 	p += GENL_HDRLEN;
-	while ((r = nl_attr_next(&p, &rem, &at, &data, &n)) > 0) {
-		if (at == LINKMODES_SPEED) {
-			if (n < 4)
+	while ((r = nl_attr_next(&p, &rem, &a)) > 0) {
+		if (a.type == LINKMODES_SPEED) {
+			if (nl_attr_u32(&a, &out->speed) < 0)
 				return -EPROTO;
-			memcpy(&out->speed, data, 4);
-		} else if (at == LINKMODES_DUPLEX) {
-			if (n < 1)
+		} else if (a.type == LINKMODES_DUPLEX) {
+			if (a.len < 1)
 				return -EPROTO;
-			out->duplex = data[0];
+			out->duplex = a.data[0];
 		}
 	}
 	return r < 0 ? r : 1;

@@ -13,13 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 #include <poll.h>
-#include <net/if.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include "netlink/io.h"
 #include "netlink/netns.h"
 #include "netlink/watch.h"
 
@@ -83,7 +82,7 @@ static int join(int fd, int group)
 	return setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &group, sizeof group);
 }
 
-static int open_socket(struct nl_watch *w, int netns)
+static int open_socket(struct nl_watch *w, int netns, unsigned groups)
 {
 	static const int required[] = { RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR };
 	struct sockaddr_nl me = { .nl_family = AF_NETLINK };
@@ -105,15 +104,15 @@ static int open_socket(struct nl_watch *w, int netns)
 	for (i = 0; i < sizeof required / sizeof *required; i++)
 		if (join(w->fd, required[i]) < 0)
 			return -errno;
-	if (join(w->fd, RTNLGRP_IPV4_MCADDR_) == 0)
+	if ((groups & NL_WATCH_MCAST4) && join(w->fd, RTNLGRP_IPV4_MCADDR_) == 0)
 		w->groups |= NL_WATCH_MCAST4;
-	if (join(w->fd, RTNLGRP_IPV6_MCADDR_) == 0)
+	if ((groups & NL_WATCH_MCAST6) && join(w->fd, RTNLGRP_IPV6_MCADDR_) == 0)
 		w->groups |= NL_WATCH_MCAST6;
 	setsockopt(w->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);     /* best effort */
 	return 0;
 }
 
-int nl_watch_open(struct nl_watch *w, int netns)
+int nl_watch_open(struct nl_watch *w, int netns, unsigned groups)
 {
 	int r;
 
@@ -123,7 +122,7 @@ int nl_watch_open(struct nl_watch *w, int netns)
 		return -r;
 	pthread_once(&once, init);
 	pthread_mutex_lock(&lock);
-	if ((r = open_socket(w, netns)) < 0 && w->fd >= 0) {
+	if ((r = open_socket(w, netns, groups)) < 0 && w->fd >= 0) {
 		close(w->fd);
 		w->fd = -1;
 	}
@@ -215,22 +214,28 @@ int nl_watch_read(struct nl_watch *w, struct nl_events *ev)
 
 int nl_watch_name(struct nl_watch *w, int32_t index, char name[NETIFC_NAMESIZ])
 {
-	struct ifreq ifr;
-	int r = 0;
+	int r;
 
-	memset(&ifr, 0, sizeof ifr);
-	ifr.ifr_ifindex = index;
 	pthread_mutex_lock(&w->lock);
-	if (w->fd < 0)
-		r = -EBADF;
-	else if (ioctl(w->fd, SIOCGIFNAME, &ifr) < 0)
-		r = errno == ENXIO ? -ENODEV : -errno;
+	r = w->fd < 0 ? -EBADF : nl_link_name(w->fd, index, name);
 	pthread_mutex_unlock(&w->lock);
-	if (r == 0) {
-		memset(name, 0, NETIFC_NAMESIZ);
-		memcpy(name, ifr.ifr_name, NETIFC_NAMESIZ - 1);
-	}
 	return r;
+}
+
+int nl_watch_solicited(const struct netifc_addr *g)
+{
+	static const uint8_t prefix[13] = { 0xff, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0xff };
+
+	return g->family == AF_INET6 && !memcmp(g->local, prefix, sizeof prefix);
+}
+
+int nl_watch_link_addrs(struct netifc_call *call, enum netifc_kind kind, int32_t index,
+			const char *name, struct netifc_addrs *out)
+{
+	const struct netifc_backend *b = netifc_backend_find("netlink");
+
+	call->opts = 0;         /* the kernel filters: one request (per family for groups) */
+	return b->addrs(call, kind, index, name, NULL, out);
 }
 
 void nl_watch_close(struct nl_watch *w)

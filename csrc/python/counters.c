@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "python/module.h"
+#include "python/counters.h"
 #ifdef __linux__
 #include "netlink/ethtool.h"
 #endif
@@ -31,19 +31,10 @@ static PyObject *new_counters(modstate *st, const struct netifc_counters *c)
 	return (PyObject *)o;
 }
 
-static void counters_dealloc(PyObject *self)
-{
-	PyTypeObject *tp = Py_TYPE(self);
-
-	NETIFC_TP_FREE(tp)(self);
-	Py_DECREF(tp);
-}
-
 static PyObject *counters_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
 {
 	(void)args; (void)kw;
-	return netifc_type_error(PyExc_TypeError,
-				 "cannot create '%U' instances; use netifc.counters()", tp);
+	return netifc_record_refuse(tp, "netifc.counters()");
 }
 
 static PyObject *counter_get(PyObject *self, void *closure)
@@ -109,65 +100,36 @@ static PyObject *counters_reduce(PyObject *self, PyObject *unused)
 			     counters_name(self, NULL), counters_values(self));
 }
 
+static const char *const counters_fields[] = { "index", "name", NETIFC_COUNTER_NAMES, NULL };
+
 static PyObject *counters_repr(PyObject *self)
 {
-	const struct netifc_counters *c = COUNTERS(self);
-	PyObject *name = counters_name(self, NULL), *parts, *res = NULL;
-	size_t i;
-
-	if (!name)
-		return NULL;
-	parts = PyUnicode_FromFormat("Counters(index=%d, name=%R", (int)c->index, name);
-	Py_DECREF(name);
-	for (i = 0; parts && i < NETIFC_NCOUNTERS; i++) {
-		PyObject *more = i < c->known
-			? PyUnicode_FromFormat(", %s=%llu", counter_names[i], (unsigned long long)c->v[i])
-			: PyUnicode_FromFormat(", %s=None", counter_names[i]);
-
-		Py_SETREF(parts, more ? PyUnicode_Concat(parts, more) : NULL);
-		Py_XDECREF(more);
-	}
-	if (parts)
-		res = PyUnicode_FromFormat("%U)", parts);
-	Py_XDECREF(parts);
-	return res;
+	return netifc_fields_repr(self, "Counters", counters_fields);
 }
 
-static int counters_same(const struct netifc_counters *x, const struct netifc_counters *y)
+static int counters_same(PyObject *a, PyObject *b)
 {
+	const struct netifc_counters *x = COUNTERS(a), *y = COUNTERS(b);
+
 	return x->index == y->index && x->known == y->known && !strcmp(x->name, y->name) &&
 	       !memcmp(x->v, y->v, x->known * sizeof x->v[0]);
 }
 
 static PyObject *counters_richcompare(PyObject *a, PyObject *b, int op)
 {
-	int eq;
-
-	if (Py_TYPE(a) != Py_TYPE(b) || (op != Py_EQ && op != Py_NE))
-		Py_RETURN_NOTIMPLEMENTED;
-	eq = counters_same(COUNTERS(a), COUNTERS(b));
-	return PyBool_FromLong(op == Py_EQ ? eq : !eq);
-}
-
-/* FNV-1a over the bytes fed to it, in order. */
-static void hash_add(uint64_t *h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-
-	while (n--)
-		*h = (*h ^ *b++) * 1099511628211ull;
+	return netifc_record_compare(a, b, op, counters_same);
 }
 
 static Py_hash_t counters_hash(PyObject *self)
 {
 	const struct netifc_counters *c = COUNTERS(self);
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = NETIFC_HASH_START;
 
-	hash_add(&h, &c->index, sizeof c->index);
-	hash_add(&h, &c->known, sizeof c->known);
-	hash_add(&h, c->name, strlen(c->name) + 1);
-	hash_add(&h, c->v, c->known * sizeof c->v[0]);
-	return (Py_hash_t)h == -1 ? -2 : (Py_hash_t)h;
+	NETIFC_HASH_FIELD(&h, c->index);
+	NETIFC_HASH_FIELD(&h, c->known);
+	netifc_hash_add(&h, c->name, strlen(c->name) + 1);
+	netifc_hash_add(&h, c->v, c->known * sizeof c->v[0]);
+	return netifc_hash_end(h);
 }
 
 #define COUNTER(name, i) { name, counter_get, NULL, NULL, (void *)(uintptr_t)(i) }
@@ -212,22 +174,12 @@ static PyMethodDef counters_methods[] = {
 	{NULL, NULL, 0, NULL},
 };
 
-static PyType_Slot counters_slots[] = {
-	{Py_tp_doc, "A network interface's counters (struct rtnl_link_stats64's fields); "
-		    "immutable, hashable, equal by value."},
-	{Py_tp_new, counters_new},
-	{Py_tp_dealloc, counters_dealloc},
-	{Py_tp_repr, counters_repr},
-	{Py_tp_hash, counters_hash},
-	{Py_tp_richcompare, counters_richcompare},
-	{Py_tp_getset, counters_getset},
-	{Py_tp_methods, counters_methods},
-	{0, NULL},
-};
-
-static PyType_Spec counters_spec = {
-	"netifc.Counters", sizeof(CountersObject), 0,
-	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, counters_slots,
+const struct netifc_record_type netifc_counters_record = {
+	"netifc.Counters",
+	"A network interface's counters (struct rtnl_link_stats64's fields); "
+	"immutable, hashable, equal by value.",
+	sizeof(CountersObject), 0, counters_new, NULL,
+	counters_repr, NULL, counters_hash, counters_richcompare, counters_getset, NULL, counters_methods,
 };
 
 /* ---- calls ------------------------------------------------------------ */
@@ -243,18 +195,9 @@ static int counters_call(modstate *st, struct netifc_call *call, int32_t index,
 	return st->backend->counters(call, index, t);
 }
 
-static PyObject *table_tuple(modstate *st, const struct netifc_counters_table *t)
+static PyObject *counters_at(void *st, const void *table, size_t i)
 {
-	PyObject *tup = PyTuple_New((Py_ssize_t)t->n), *o;
-	size_t i;
-
-	for (i = 0; tup && i < t->n; i++) {
-		if (!(o = new_counters(st, &t->v[i])))
-			Py_CLEAR(tup);
-		else
-			NETIFC_TUPLE_SET(tup, (Py_ssize_t)i, o);
-	}
-	return tup;
+	return new_counters(st, &((const struct netifc_counters_table *)table)->v[i]);
 }
 
 /* Every link's counters, in ns (NULL: the calling thread's namespace). */
@@ -268,7 +211,10 @@ PyObject *netifc_counters_all(modstate *st, struct netifc_ns *ns)
 	Py_BEGIN_ALLOW_THREADS
 	r = counters_call(st, &call, 0, &t);
 	Py_END_ALLOW_THREADS
-	res = r < 0 ? netifc_core_error(st, &call, r, NULL) : table_tuple(st, &t);
+	if (r < 0)
+		res = netifc_core_error(st, &call, r, NULL);
+	else
+		res = netifc_tuple_of(st, &t, t.n, counters_at);
 	netifc_counters_free(&t);
 	return res;
 }
@@ -310,7 +256,8 @@ static PyObject *m_make_counters(PyObject *m, PyObject *args)
 	struct netifc_counters c;
 	PyObject *name, *values, *raw, *v;
 	long long index;
-	Py_ssize_t i, n;
+	Py_ssize_t i;
+	int check;
 
 	if (!PyArg_ParseTuple(args, "LUO!:_counters", &index, &name, &PyTuple_Type, &values))
 		return NULL;
@@ -319,15 +266,13 @@ static PyObject *m_make_counters(PyObject *m, PyObject *args)
 		return PyErr_Format(PyExc_ValueError, "index must be in 1..2147483647, not %lld", index);
 	if (NETIFC_TUPLE_SIZE(values) != NETIFC_NCOUNTERS)
 		return PyErr_Format(PyExc_ValueError, "counters need %d values", NETIFC_NCOUNTERS);
-	if (!(raw = PyUnicode_EncodeFSDefault(name)))
+	if ((check = netifc_name_check(name, &raw)) < 0)
 		return NULL;
-	n = NETIFC_BYTES_SIZE(raw);
-	if (n == 0 || n >= NETIFC_NAMESIZ || (Py_ssize_t)strlen(NETIFC_BYTES_DATA(raw)) != n) {
-		Py_DECREF(raw);
-		return PyErr_Format(PyExc_ValueError, "invalid interface name %R", name);
-	}
-	memcpy(c.name, NETIFC_BYTES_DATA(raw), (size_t)n);
+	if (check == NETIFC_NAME_OK)
+		memcpy(c.name, NETIFC_BYTES_DATA(raw), (size_t)NETIFC_BYTES_SIZE(raw));
 	Py_DECREF(raw);
+	if (check != NETIFC_NAME_OK)
+		return PyErr_Format(PyExc_ValueError, "invalid interface name %R", name);
 	c.index = (int32_t)index;
 	for (i = 0; i < NETIFC_NCOUNTERS; i++) {
 		v = NETIFC_TUPLE_ITEM(values, i);
@@ -392,7 +337,7 @@ PyObject *netifc_link_settings_of(modstate *st, struct netifc_ns *ns, int32_t in
 #endif
 }
 
-static PyMethodDef stats_functions[] = {
+PyMethodDef netifc_counters_functions[] = {
 	{"counters", m_counters, METH_NOARGS,
 	 "counters($module, /)\n--\n\n"
 	 "Every interface's counters, in kernel order (one RTM_GETSTATS dump on\n"
@@ -402,7 +347,7 @@ static PyMethodDef stats_functions[] = {
 	{NULL, NULL, 0, NULL},
 };
 
-int netifc_add_stats_types(PyObject *m, modstate *st)
+int netifc_counters_add(PyObject *m, modstate *st)
 {
 	PyObject *names = PyTuple_New(NETIFC_NCOUNTERS), *s;
 	size_t i;
@@ -413,15 +358,12 @@ int netifc_add_stats_types(PyObject *m, modstate *st)
 		else
 			NETIFC_TUPLE_SET(names, (Py_ssize_t)i, s);
 	}
-	if (!names || PyModule_AddObject(m, "_counter_fields", names) < 0) {
+	if (!names || PyModule_AddObjectRef(m, "_counter_fields", names) < 0) {
 		Py_XDECREF(names);
 		return -1;
 	}
-	st->Counters = (PyTypeObject *)PyType_FromModuleAndSpec(m, &counters_spec, NULL);
-	st->LinkSettings = PyStructSequence_NewType(&settings_desc);
-	if (!st->Counters || !st->LinkSettings ||
-	    PyModule_AddObject(m, "Counters", Py_NewRef(st->Counters)) < 0 ||
-	    PyModule_AddObject(m, "LinkSettings", Py_NewRef(st->LinkSettings)) < 0)
+	Py_DECREF(names);
+	if (!(st->LinkSettings = PyStructSequence_NewType(&settings_desc)))
 		return -1;
-	return PyModule_AddFunctions(m, stats_functions);
+	return PyModule_AddObjectRef(m, "LinkSettings", (PyObject *)st->LinkSettings);
 }

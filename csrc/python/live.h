@@ -1,86 +1,12 @@
 /*
- * live.h -- the live tables (Linux): what the _Tables type (live.c) and
- * the tables' own logic (python/live_table.c) share.
+ * live.h -- the live tables for Python (live.c, Linux): the _Tables type,
+ * as module.c adds it.
  */
 #ifndef NETIFC_LIVE_H
 #define NETIFC_LIVE_H
 
-#include <sys/types.h>
+#include "python/record.h"
 
-#include "python/module.h"
-#include "netlink/watch.h"
-
-/* What a record is found by: a link's index; an address's or group's link,
- * family, prefix length, address and peer (unused bytes zero). */
-struct key {
-	int32_t index;
-	uint8_t family, prefixlen, has_peer, pad;
-	uint8_t local[16], peer[16];
-};
-
-typedef struct {
-	struct key k;
-	PyObject *rec;          /* the last record told of it (a removed one too) */
-	uint32_t seq;           /* when it was last added: orders additions */
-	uint32_t gone;          /* links: when last removed (0: not since the tuple) */
-	uint32_t hash;
-	uint8_t present, used;
-} entry;
-
-typedef struct {                /* the changes since the tuple, by key */
-	entry *v;
-	uint32_t n, cap;
-	uint32_t *slot;         /* entry number + 1, 0 when empty; nslot a power of two */
-	uint32_t nslot;
-} delta;
-
-typedef struct {
-	PyObject *tuple;        /* NULL: not kept (groups, until a live table is asked) */
-	delta d;
-} table;
-
-typedef struct {
-	PyObject_HEAD
-	PyObject *module;
-	PyObject *netns;        /* the _NetNS watched (its dumps, its links), or NULL */
-	struct nl_watch w;
-	int open;               /* nl_watch_free is owed */
-	uint8_t live;           /* reads take what is pending first */
-	uint8_t stale;          /* events were lost and the tables not read since */
-	uint8_t keep_groups;
-	uint32_t seq;
-	dev_t ns_dev;           /* the namespace watched */
-	ino_t ns_ino;
-	table links, addrs, groups;
-	uint32_t *by_name;      /* positions in links.tuple by name, made on first use */
-	PyObject *cache;        /* the Python layer's, dropped at every change */
-	PyObject *kinds;        /* the last event kinds _events() was given, found right */
-	PyThread_type_lock lock;
-	unsigned long owner;    /* the thread holding lock */
-	unsigned forks;         /* fork_count when lock was made */
-} TablesObject;
-
-#define TABLES(o) ((TablesObject *)(o))
-
-/* python/live_table.c: keys, the changes told, and the tables as they are now. */
-void lt_key_index(struct key *k, int32_t index);
-void lt_key_addr(struct key *k, const struct netifc_addr *a);
-entry *lt_entry(delta *d, const struct key *k);         /* made when new; NULL: no memory */
-void lt_clear(table *t);
-size_t lt_len(PyObject *tuple);
-
-/* Borrowed references, NULL when there is none: */
-PyObject *lt_link_in_tuple(PyObject *tuple, int32_t index);
-PyObject *lt_link(TablesObject *t, int32_t index, uint32_t *gone);     /* *gone: when removed */
-PyObject *lt_addr(TablesObject *t, table *tab, const struct key *k, uint32_t gone);
-PyObject *lt_link_named(TablesObject *t, const char *name);     /* merged; NULL+error: no memory */
-
-/* New references: */
-PyObject *lt_rezoned(modstate *st, PyObject *rec, PyObject *link);
-PyObject *lt_ordered(TablesObject *t, PyObject *tuple, int links);
-PyObject *lt_records_of(TablesObject *t, PyObject *tuple, int32_t index);
-
-int lt_merge(TablesObject *t);          /* every change merged in: 0, or -1 and an error */
-int lt_bound(TablesObject *t);          /* merged once they outnumber a table */
+int netifc_live_add(PyObject *m, modstate *st);
 
 #endif

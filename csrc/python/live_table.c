@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "python/live.h"
+#include "python/live_table.h"
 
 /* ---- keys and the changes table ----------------------------------------- */
 
@@ -243,21 +243,24 @@ static int placed_cmp(const void *x, const void *y)
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
-/* A tuple of the n records, each lt_rezoned by its link (NULL: by none). */
+static PyObject *placed_at(void *t, const void *placed, size_t i)
+{
+	(void)t;
+	return Py_NewRef(((const struct placed *)placed)[i].rec);
+}
+
+/* The record, lt_rezoned by its link (NULL: by none). */
+static PyObject *placed_rezoned(void *t, const void *placed, size_t i)
+{
+	const struct placed *p = (const struct placed *)placed + i;
+
+	return lt_rezoned(PyModule_GetState(TABLES(t)->module), p->rec, lt_link(t, p->index, NULL));
+}
+
+/* A tuple of the n records, each lt_rezoned by its link if zones. */
 static PyObject *tuple_of(TablesObject *t, const struct placed *p, size_t n, int zones)
 {
-	modstate *st = PyModule_GetState(t->module);
-	PyObject *tup = PyTuple_New((Py_ssize_t)n), *o;
-	size_t i;
-
-	for (i = 0; tup && i < n; i++) {
-		o = zones ? lt_rezoned(st, p[i].rec, lt_link(t, p[i].index, NULL)) : Py_NewRef(p[i].rec);
-		if (!o)
-			Py_CLEAR(tup);
-		else
-			NETIFC_TUPLE_SET(tup, (Py_ssize_t)i, o);
-	}
-	return tup;
+	return netifc_tuple_of(t, p, n, zones ? placed_rezoned : placed_at);
 }
 
 /* The links tuple with the changes in. */

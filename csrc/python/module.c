@@ -1,66 +1,23 @@
 /*
- * module.c -- netifc._netifc: the module's functions, its state and the
- * one place a core error becomes an exception.  The record types are in
- * records.c.  Kernel I/O runs with the GIL released into plain C tables;
+ * module.c -- netifc._netifc: the one file that knows every type.  Its
+ * table names each type's file and what that file adds to the module (its
+ * types, in the state too, and its module functions); module.c adds them
+ * all, its own functions (the calls of the caller's namespace) and
+ * NoSuchInterface, and keeps the state.  What every file shares is
+ * record.h's.  Kernel I/O runs with the GIL released into plain C tables;
  * the objects are built after.
  */
 #include <errno.h>
-#include <string.h>
+#include <stddef.h>
 
-#include "python/module.h"
-
-modstate *netifc_state_of_type(PyTypeObject *tp)
-{
-	return (modstate *)PyType_GetModuleState(tp);
-}
-
-/* EBUSY: say what made every attempt fail. */
-static void busy_text(const struct netifc_call *c, char *buf, size_t size)
-{
-	static const char *const why[] = {
-		"interrupted by concurrent changes (NLM_F_DUMP_INTR)",
-		"the reply outgrew the buffer",
-		"the socket's queue overflowed (ENOBUFS)",
-	};
-	const unsigned counts[] = { c->interrupted, c->outgrown, c->overflowed };
-	size_t i, at;
-
-	at = (size_t)snprintf(buf, size, "%s: asked %d times:", c->step, NETIFC_TRIES);
-	for (i = 0; i < 3 && at < size; i++)
-		if (counts[i])
-			at += (size_t)snprintf(buf + at, size - at, "%s %s %u times",
-					       at && buf[at - 1] == ':' ? "" : ",", why[i], counts[i]);
-}
-
-PyObject *netifc_core_error(modstate *st, const struct netifc_call *c, int err, PyObject *what)
-{
-	char msg[256];
-	PyObject *args;
-
-	if (err == -ENODEV && what) {
-		PyErr_Format(st->NoSuchInterface, "no such network interface: %R", what);
-		return NULL;
-	}
-	if (err == -ENOMEM)
-		return PyErr_NoMemory();
-	if (err == -EBUSY)
-		busy_text(c, msg, sizeof msg);
-	else
-		snprintf(msg, sizeof msg, "%s: %s", c->step ? c->step : st->backend->name,
-			 strerror(-err));
-#ifdef _WIN32
-	/* OSError(errno, text, None, winerror): Python gives winerror's errno. */
-	args = c->winerror ? Py_BuildValue("(isOk)", -err, msg, Py_None, c->winerror)
-			   : Py_BuildValue("(is)", -err, msg);
-#else
-	args = Py_BuildValue("(is)", -err, msg);
+#include "python/counters.h"
+#include "python/record.h"
+#include "python/records.h"
+#ifdef __linux__
+#include "python/live.h"
+#include "python/netns.h"
+#include "python/routes.h"
 #endif
-	if (args) {
-		PyErr_SetObject(PyExc_OSError, args);
-		Py_DECREF(args);
-	}
-	return NULL;
-}
 
 static PyObject *m_interfaces(PyObject *m, PyObject *unused)
 {
@@ -96,56 +53,6 @@ static PyObject *one_link(modstate *st, int32_t index, const char *name, PyObjec
 	res = r < 0 ? netifc_core_error(st, &call, r, what) : netifc_new_iface(st, &t.v[0], t.pool);
 	netifc_links_free(&t);
 	return res;
-}
-
-int netifc_index_arg(PyObject *arg, int32_t *index)
-{
-	int overflow;
-	long long v;
-
-	if (!PyLong_Check(arg) || PyBool_Check(arg)) {
-		netifc_type_error(PyExc_TypeError, "interface index must be int, not %U", Py_TYPE(arg));
-		return -1;
-	}
-	v = PyLong_AsLongLongAndOverflow(arg, &overflow);
-	if (v == -1 && PyErr_Occurred())
-		return -1;
-	if (overflow < 0 || (!overflow && v <= 0)) {
-		PyErr_Format(PyExc_ValueError, "invalid interface index %R: must be positive", arg);
-		return -1;
-	}
-	if (overflow > 0 || v > 0x7fffffff)
-		return 0;
-	*index = (int32_t)v;
-	return 1;
-}
-
-int netifc_name_arg(PyObject *arg, PyObject **raw)
-{
-	Py_ssize_t n;
-
-	*raw = NULL;
-	if (!PyUnicode_Check(arg)) {
-		netifc_type_error(PyExc_TypeError, "interface name must be str, not %U", Py_TYPE(arg));
-		return -1;
-	}
-	if (PyUnicode_GetLength(arg) == 0) {
-		PyErr_Format(PyExc_ValueError, "interface name must not be empty");
-		return -1;
-	}
-	if (!(*raw = PyUnicode_EncodeFSDefault(arg)))
-		return -1;
-	n = NETIFC_BYTES_SIZE(*raw);
-	if ((Py_ssize_t)strlen(NETIFC_BYTES_DATA(*raw)) != n) {
-		Py_CLEAR(*raw);
-		PyErr_Format(PyExc_ValueError, "interface name must not contain NUL: %R", arg);
-		return -1;
-	}
-	if (n >= NETIFC_NAMESIZ) {
-		Py_CLEAR(*raw);
-		return 0;
-	}
-	return 1;
 }
 
 static PyObject *m_by_index(PyObject *m, PyObject *arg)
@@ -288,7 +195,7 @@ static PyObject *m_set_backend(PyObject *m, PyObject *args)
 	if (!(b = netifc_backend_find(name)))
 		return PyErr_Format(PyExc_ValueError, "unknown netifc backend %R", NETIFC_TUPLE_ITEM(args, 0));
 	if (opts & ~(NETIFC_NO_STRICT_CHK | NETIFC_NO_NL_MCAST4 | NETIFC_NO_NL_MCAST |
-		     NETIFC_NO_ETHTOOL_NL))
+		     NETIFC_NO_ETHTOOL_NL | NETIFC_NO_WATCH_MCAST))
 		return PyErr_Format(PyExc_ValueError, "unknown netifc options 0x%x", opts);
 	st->backend = b;
 	st->opts = opts;
@@ -319,8 +226,6 @@ static PyMethodDef module_methods[] = {
 	 "Every interface's unicast addresses, in kernel order.\n\n"
 	 "Raises OSError when the kernel or the OS fails."},
 	{"_snapshot", m_snapshot, METH_VARARGS, NULL},
-	{"_interface", netifc_make_interface, METH_VARARGS, NULL},
-	{"_addr", netifc_make_addr, METH_VARARGS, NULL},
 	{"_register", m_register, METH_VARARGS, NULL},
 	{"_backend", m_backend, METH_NOARGS, NULL},
 	{"_backend_names", m_backend_names, METH_NOARGS, NULL},
@@ -328,72 +233,92 @@ static PyMethodDef module_methods[] = {
 	{NULL, NULL, 0, NULL},
 };
 
+/*
+ * Every type, by the file that has it: a record type (and where the state
+ * keeps it), or a file's add function for its other types; and the
+ * module functions of that file.
+ */
+static const struct part {
+	const struct netifc_record_type *record;
+	size_t slot;
+	int (*add)(PyObject *m, modstate *st);
+	PyMethodDef *functions;
+} parts[] = {
+	{ &netifc_iface_record, offsetof(modstate, Interface), NULL, NULL },
+	{ &netifc_addr_record, offsetof(modstate, Addr), NULL, netifc_records_functions },
+	{ &netifc_counters_record, offsetof(modstate, Counters), netifc_counters_add,
+	  netifc_counters_functions },
+#ifdef __linux__
+	{ &netifc_hop_record, offsetof(modstate, NextHop), NULL, NULL },
+	{ &netifc_route_record, offsetof(modstate, Route), NULL, netifc_routes_functions },
+	{ NULL, 0, netifc_netns_add, NULL },                     /* _NetNS */
+	{ NULL, 0, netifc_live_add, NULL },                      /* _Tables */
+#endif
+};
+
+static int add_part(PyObject *m, modstate *st, const struct part *p)
+{
+	if (p->record && netifc_add_record_type(m, p->record,
+						(PyTypeObject **)((char *)st + p->slot)) < 0)
+		return -1;
+	if (p->add && p->add(m, st) < 0)
+		return -1;
+	return p->functions ? PyModule_AddFunctions(m, p->functions) : 0;
+}
+
 static int module_exec(PyObject *m)
 {
 	modstate *st = PyModule_GetState(m);
 	PyObject *socket_mod = PyImport_ImportModule("socket");
+	size_t i;
 
 	st->backend = netifc_backend_find(NULL);
 	st->AddressFamily = socket_mod ? PyObject_GetAttrString(socket_mod, "AddressFamily") : NULL;
 	Py_XDECREF(socket_mod);
-	if (!st->AddressFamily || netifc_add_types(m, st) < 0)
+	if (!st->AddressFamily)
 		return -1;
-	if (netifc_add_stats_types(m, st) < 0)
-		return -1;
-#ifdef __linux__
-	if (netifc_add_tables_type(m, st) < 0 || netifc_add_netns_type(m, st) < 0)
-		return -1;
-	if (netifc_add_route_types(m, st) < 0)
-		return -1;
-#endif
+	for (i = 0; i < sizeof parts / sizeof *parts; i++)
+		if (add_part(m, st, &parts[i]) < 0)
+			return -1;
 	st->NoSuchInterface = PyErr_NewExceptionWithDoc(
 		"netifc.NoSuchInterface", "No network interface has the index or name asked for.",
 		PyExc_LookupError, NULL);
 	if (!st->NoSuchInterface ||
-	    PyModule_AddObject(m, "NoSuchInterface", Py_NewRef(st->NoSuchInterface)) < 0)
+	    PyModule_AddObjectRef(m, "NoSuchInterface", st->NoSuchInterface) < 0)
 		return -1;
 	return 0;
 }
 
+/* Every object the state holds. */
+static const size_t held[] = {
+	offsetof(modstate, Interface), offsetof(modstate, Addr), offsetof(modstate, Tables),
+	offsetof(modstate, Counters), offsetof(modstate, LinkSettings), offsetof(modstate, Route),
+	offsetof(modstate, NextHop), offsetof(modstate, RouteTypes),
+	offsetof(modstate, RouteFamilies), offsetof(modstate, NoSuchInterface),
+	offsetof(modstate, AddressFamily), offsetof(modstate, Flags), offsetof(modstate, AddrFlags),
+	offsetof(modstate, Addr6Flags),
+};
+
+static PyObject **held_at(PyObject *m, size_t i)
+{
+	return (PyObject **)((char *)PyModule_GetState(m) + held[i]);
+}
+
 static int module_traverse(PyObject *m, visitproc visit, void *arg)
 {
-	modstate *st = PyModule_GetState(m);
+	size_t i;
 
-	Py_VISIT(st->Interface);
-	Py_VISIT(st->Addr);
-	Py_VISIT(st->Tables);
-	Py_VISIT(st->Counters);
-	Py_VISIT(st->LinkSettings);
-	Py_VISIT(st->Route);
-	Py_VISIT(st->NextHop);
-	Py_VISIT(st->RouteTypes);
-	Py_VISIT(st->RouteFamilies);
-	Py_VISIT(st->NoSuchInterface);
-	Py_VISIT(st->AddressFamily);
-	Py_VISIT(st->Flags);
-	Py_VISIT(st->AddrFlags);
-	Py_VISIT(st->Addr6Flags);
+	for (i = 0; i < sizeof held / sizeof *held; i++)
+		Py_VISIT(*held_at(m, i));
 	return 0;
 }
 
 static int module_clear(PyObject *m)
 {
-	modstate *st = PyModule_GetState(m);
+	size_t i;
 
-	Py_CLEAR(st->Interface);
-	Py_CLEAR(st->Addr);
-	Py_CLEAR(st->Tables);
-	Py_CLEAR(st->Counters);
-	Py_CLEAR(st->LinkSettings);
-	Py_CLEAR(st->Route);
-	Py_CLEAR(st->NextHop);
-	Py_CLEAR(st->RouteTypes);
-	Py_CLEAR(st->RouteFamilies);
-	Py_CLEAR(st->NoSuchInterface);
-	Py_CLEAR(st->AddressFamily);
-	Py_CLEAR(st->Flags);
-	Py_CLEAR(st->AddrFlags);
-	Py_CLEAR(st->Addr6Flags);
+	for (i = 0; i < sizeof held / sizeof *held; i++)
+		Py_CLEAR(*held_at(m, i));
 	return 0;
 }
 

@@ -11,8 +11,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "python/module.h"
 #include "netlink/netns.h"
+#include "python/counters.h"
+#include "python/netns.h"
 
 typedef struct {
 	PyObject_HEAD
@@ -324,12 +325,15 @@ static PyType_Spec ns_spec = {
 	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, ns_slots,
 };
 
-int netifc_add_netns_type(PyObject *m, modstate *st)
+int netifc_netns_add(PyObject *m, modstate *st)
 {
 	PyObject *tp = PyType_FromModuleAndSpec(m, &ns_spec, NULL);
+	int r;
 
 	(void)st;
 	if (!tp)
 		return -1;
-	return PyModule_AddObject(m, "_NetNS", tp);
+	r = PyModule_AddObjectRef(m, "_NetNS", tp);
+	Py_DECREF(tp);
+	return r;
 }

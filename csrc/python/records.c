@@ -1,121 +1,31 @@
 /*
- * records.c -- the core's records as immutable Python objects: Interface
- * and Addr.
+ * records.c -- the core's records as immutable Python objects: the
+ * Interface and Addr types, and the functions pickle rebuilds them with.
+ * Their layouts and constructors, which every file of the binding uses,
+ * are record.h's.
  *
  * An Addr holds its C record; an Interface the fields of its record and,
- * after them, only the bytes its link has (addresses, altnames).  Derived values (strings, ipaddress objects, enums) are
- * computed by getters when asked for, never stored twice.  Equality and
+ * after them, only the bytes its link has (addresses, altnames).  Derived
+ * values (strings, ipaddress objects, enums) are computed by getters when
+ * asked for, never stored twice.  Equality and
  * hash use exactly the exposed fields, compared one by one: an Addr's two
  * lifetimes are left out, as they count down while the address stays the
  * same.
  */
 #include <string.h>
 #ifdef _WIN32
-#include <winsock2.h>
-#include <ws2tcpip.h>           /* inet_ntop */
+#include <winsock2.h>           /* AF_INET6 */
 #else
-#include <arpa/inet.h>
 #include <sys/socket.h>
 #endif
 
-#include "python/module.h"
+#include "python/counters.h"
+#include "python/records.h"
+#ifdef __linux__
+#include "python/netns.h"
+#endif
 
 #define ALTNAME_MAX 128         /* ALTIFNAMSIZ, the NUL included */
-
-
-/* ---- shared ------------------------------------------------------------ */
-
-static void plain_dealloc(PyObject *self)
-{
-	PyTypeObject *tp = Py_TYPE(self);
-
-	NETIFC_TP_FREE(tp)(self);
-	Py_DECREF(tp);
-}
-
-static PyObject *no_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
-{
-	(void)args; (void)kw;
-	return netifc_type_error(PyExc_TypeError,
-				 "cannot create '%U' instances; use netifc's functions", tp);
-}
-
-/* FNV-1a over the fields fed to it, in order. */
-static void hash_add(uint64_t *h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		*h = (*h ^ b[i]) * 1099511628211ull;
-}
-
-static Py_hash_t hash_end(uint64_t h)
-{
-	return (Py_hash_t)h == -1 ? -2 : (Py_hash_t)h;
-}
-
-#define HASH_START 1469598103934665603ull
-#define HASH_FIELD(h, f) hash_add(h, &(f), sizeof(f))
-
-static PyObject *compare(PyObject *a, PyObject *b, int op, int (*same)(PyObject *, PyObject *))
-{
-	int eq;
-
-	if (Py_TYPE(a) != Py_TYPE(b) || (op != Py_EQ && op != Py_NE))
-		Py_RETURN_NOTIMPLEMENTED;
-	eq = same(a, b);
-	return PyBool_FromLong(op == Py_EQ ? eq : !eq);
-}
-
-static PyObject *enum_of(PyObject *cls, unsigned long v)
-{
-	return cls ? PyObject_CallFunction(cls, "k", v) : PyLong_FromUnsignedLong(v);
-}
-
-/* A tuple of the n records of a table, each made by make(st, table, i). */
-static PyObject *tuple_of(modstate *st, const void *table, size_t n,
-			  PyObject *(*make)(modstate *, const void *, size_t))
-{
-	PyObject *tup = PyTuple_New((Py_ssize_t)n), *o;
-	size_t i;
-
-	for (i = 0; tup && i < n; i++) {
-		if (!(o = make(st, table, i))) {
-			Py_CLEAR(tup);
-			break;
-		}
-		NETIFC_TUPLE_SET(tup, (Py_ssize_t)i, o);
-	}
-	return tup;
-}
-
-/* "Type(field=repr, ...)": each field as its attribute returns it. */
-static PyObject *fields_repr(PyObject *self, const char *type, const char *const *fields)
-{
-	PyObject *parts = PyList_New(0), *sep = NULL, *body = NULL, *res = NULL;
-	size_t i;
-
-	for (i = 0; parts && fields[i]; i++) {
-		PyObject *v = PyObject_GetAttrString(self, fields[i]), *s = NULL;
-
-		if (v)
-			s = PyUnicode_FromFormat("%s=%R", fields[i], v);
-		Py_XDECREF(v);
-		if (!s || PyList_Append(parts, s) < 0) {
-			Py_XDECREF(s);
-			Py_CLEAR(parts);
-			break;
-		}
-		Py_DECREF(s);
-	}
-	if (parts && (sep = PyUnicode_FromString(", ")) && (body = PyUnicode_Join(sep, parts)))
-		res = PyUnicode_FromFormat("%s(%U)", type, body);
-	Py_XDECREF(parts);
-	Py_XDECREF(sep);
-	Py_XDECREF(body);
-	return res;
-}
 
 /* ---- Interface --------------------------------------------------------- */
 
@@ -128,29 +38,6 @@ static unsigned long go_flags(uint32_t f)
 {
 	return ((f & 0x1) ? 1 : 0) | ((f & 0x2) ? 2 : 0) | ((f & 0x8) ? 4 : 0) |
 	       ((f & 0x10) ? 8 : 0) | ((f & 0x1000) ? 16 : 0) | ((f & 0x40) ? 32 : 0);
-}
-
-PyObject *netifc_new_iface(modstate *st, const struct netifc_link *l, const char *pool)
-{
-	size_t n = (size_t)l->hwaddr_len + l->brd_len + l->alt_len;
-	IfaceObject *o = PyObject_NewVar(IfaceObject, st->Interface, (Py_ssize_t)n);
-
-	if (!o)
-		return NULL;
-	o->ns = NULL;
-	o->index = l->index;
-	o->mtu = l->mtu;
-	o->flags = l->flags;
-	o->type = l->type;
-	o->operstate = l->operstate;
-	o->hwaddr_len = l->hwaddr_len;
-	o->brd_len = l->brd_len;
-	memcpy(o->name, l->name, sizeof o->name);
-	memcpy(o->data, l->hwaddr, l->hwaddr_len);
-	memcpy(o->data + l->hwaddr_len, l->brd, l->brd_len);
-	if (l->alt_len)
-		memcpy(o->data + l->hwaddr_len + l->brd_len, pool + l->alt_off, l->alt_len);
-	return (PyObject *)o;
 }
 
 static const uint8_t *iface_brd_at(const IfaceObject *o)
@@ -174,7 +61,7 @@ static PyObject *iface_raw_flags(PyObject *self, void *c) { (void)c; return PyLo
 static PyObject *iface_flags(PyObject *self, void *c)
 {
 	(void)c;
-	return enum_of(netifc_state_of_type(Py_TYPE(self))->Flags, go_flags(IFACE(self)->flags));
+	return netifc_enum_of(netifc_state_of_type(Py_TYPE(self))->Flags, go_flags(IFACE(self)->flags));
 }
 
 static PyObject *iface_hw(PyObject *self, void *c)
@@ -237,16 +124,8 @@ static PyObject *iface_altnames(PyObject *self, void *c)
 static void iface_dealloc(PyObject *self)
 {
 	Py_CLEAR(IFACE(self)->ns);
-	plain_dealloc(self);
+	netifc_record_dealloc(self);
 }
-
-#ifdef __linux__
-/* An Interface a NetNS returned: its addrs() ask that namespace (python/netns.c). */
-void netifc_iface_set_ns(PyObject *iface, PyObject *ns)
-{
-	Py_XSETREF(IFACE(iface)->ns, Py_NewRef(ns));
-}
-#endif
 
 static PyObject *iface_addrs_kind(PyObject *self, enum netifc_kind kind)
 {
@@ -329,7 +208,7 @@ static const char *const iface_fields[] = {
 
 static PyObject *iface_repr(PyObject *self)
 {
-	return fields_repr(self, "Interface", iface_fields);
+	return netifc_fields_repr(self, "Interface", iface_fields);
 }
 
 static int iface_same(PyObject *a, PyObject *b)
@@ -346,23 +225,23 @@ static int iface_same(PyObject *a, PyObject *b)
 static Py_hash_t iface_hash(PyObject *self)
 {
 	const IfaceObject *o = IFACE(self);
-	uint64_t h = HASH_START;
+	uint64_t h = NETIFC_HASH_START;
 
-	HASH_FIELD(&h, o->index);
-	HASH_FIELD(&h, o->mtu);
-	HASH_FIELD(&h, o->flags);
-	HASH_FIELD(&h, o->type);
-	HASH_FIELD(&h, o->operstate);
-	hash_add(&h, o->name, strlen(o->name) + 1);
-	HASH_FIELD(&h, o->hwaddr_len);
-	HASH_FIELD(&h, o->brd_len);
-	hash_add(&h, o->data, (size_t)Py_SIZE(o));
-	return hash_end(h);
+	NETIFC_HASH_FIELD(&h, o->index);
+	NETIFC_HASH_FIELD(&h, o->mtu);
+	NETIFC_HASH_FIELD(&h, o->flags);
+	NETIFC_HASH_FIELD(&h, o->type);
+	NETIFC_HASH_FIELD(&h, o->operstate);
+	netifc_hash_add(&h, o->name, strlen(o->name) + 1);
+	NETIFC_HASH_FIELD(&h, o->hwaddr_len);
+	NETIFC_HASH_FIELD(&h, o->brd_len);
+	netifc_hash_add(&h, o->data, (size_t)Py_SIZE(o));
+	return netifc_hash_end(h);
 }
 
 static PyObject *iface_richcompare(PyObject *a, PyObject *b, int op)
 {
-	return compare(a, b, op, iface_same);
+	return netifc_record_compare(a, b, op, iface_same);
 }
 
 static PyGetSetDef iface_getset[] = {
@@ -404,91 +283,37 @@ static PyMethodDef iface_methods[] = {
 	{NULL, NULL, 0, NULL},
 };
 
-static PyType_Slot iface_slots[] = {
-	{Py_tp_doc, "A network interface; immutable, hashable, equal by value."},
-	{Py_tp_new, no_new},
-	{Py_tp_dealloc, iface_dealloc},
-	{Py_tp_repr, iface_repr},
-	{Py_tp_hash, iface_hash},
-	{Py_tp_richcompare, iface_richcompare},
-	{Py_tp_getset, iface_getset},
-	{Py_tp_methods, iface_methods},
-	{0, NULL},
+const struct netifc_record_type netifc_iface_record = {
+	"netifc.Interface", "A network interface; immutable, hashable, equal by value.",
+	offsetof(IfaceObject, data), 1, NULL, iface_dealloc,
+	iface_repr, NULL, iface_hash, iface_richcompare, iface_getset, NULL, iface_methods,
 };
-
-static PyType_Spec iface_spec = {
-	"netifc.Interface", offsetof(IfaceObject, data), 1,
-	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, iface_slots,
-};
-
-static PyObject *link_at(modstate *st, const void *table, size_t i)
-{
-	const struct netifc_links *t = table;
-
-	return netifc_new_iface(st, &t->v[i], t->pool);
-}
-
-PyObject *netifc_links_tuple(modstate *st, const struct netifc_links *t)
-{
-	return tuple_of(st, t, t->n, link_at);
-}
 
 /* ---- Addr ------------------------------------------------------------- */
-
-PyObject *netifc_new_addr(modstate *st, const struct netifc_addr *a)
-{
-	AddrObject *o = PyObject_New(AddrObject, st->Addr);
-
-	if (o)
-		o->a = *a;
-	return (PyObject *)o;
-}
-
-static PyObject *addr_at(modstate *st, const void *table, size_t i)
-{
-	return netifc_new_addr(st, &((const struct netifc_addrs *)table)->v[i]);
-}
-
-PyObject *netifc_addrs_tuple(modstate *st, const struct netifc_addrs *t)
-{
-	return tuple_of(st, t, t->n, addr_at);
-}
-
-static PyObject *ip_text(int family, const uint8_t *p)
-{
-	char buf[INET6_ADDRSTRLEN];
-
-	if (!inet_ntop(family, p, buf, sizeof buf))
-		return PyErr_SetFromErrno(PyExc_OSError);
-	return PyUnicode_FromString(buf);
-}
 
 static PyObject *addr_prefixlen(PyObject *self, void *c) { (void)c; return PyLong_FromLong(ADDR(self)->prefixlen); }
 static PyObject *addr_index(PyObject *self, void *c) { (void)c; return PyLong_FromLong(ADDR(self)->index); }
 static PyObject *addr_scope(PyObject *self, void *c) { (void)c; return PyLong_FromLong(ADDR(self)->scope); }
 static PyObject *addr_zone(PyObject *self, void *c) { (void)c; return PyUnicode_DecodeFSDefault(ADDR(self)->zone); }
-static PyObject *addr_address(PyObject *self, void *c) { (void)c; return ip_text(ADDR(self)->family, ADDR(self)->local); }
+static PyObject *addr_address(PyObject *self, void *c) { (void)c; return netifc_ip_text(ADDR(self)->family, ADDR(self)->local); }
 
 static PyObject *addr_family(PyObject *self, void *c)
 {
 	(void)c;
-	return enum_of(netifc_state_of_type(Py_TYPE(self))->AddressFamily, ADDR(self)->family);
+	return netifc_enum_of(netifc_state_of_type(Py_TYPE(self))->AddressFamily, ADDR(self)->family);
 }
 
 static PyObject *addr_peer(PyObject *self, void *c)
 {
 	(void)c;
-	if (!ADDR(self)->has_peer)
-		Py_RETURN_NONE;
-	return ip_text(ADDR(self)->family, ADDR(self)->peer);
+	return netifc_opt_ip_text(ADDR(self)->has_peer, ADDR(self)->family, ADDR(self)->peer);
 }
 
 static PyObject *addr_broadcast(PyObject *self, void *c)
 {
 	(void)c;
-	if (!ADDR(self)->has_broadcast)
-		Py_RETURN_NONE;
-	return ip_text(ADDR(self)->family, ADDR(self)->broadcast);
+	return netifc_opt_ip_text(ADDR(self)->has_broadcast, ADDR(self)->family,
+				  ADDR(self)->broadcast);
 }
 
 /* IFA_F_SECONDARY and IFA_F_TEMPORARY share a bit: the family says which it is. */
@@ -497,7 +322,7 @@ static PyObject *addr_flags(PyObject *self, void *c)
 	modstate *st = netifc_state_of_type(Py_TYPE(self));
 
 	(void)c;
-	return enum_of(ADDR(self)->family == AF_INET6 ? st->Addr6Flags : st->AddrFlags,
+	return netifc_enum_of(ADDR(self)->family == AF_INET6 ? st->Addr6Flags : st->AddrFlags,
 		       ADDR(self)->flags);
 }
 
@@ -597,7 +422,7 @@ static const char *const addr_fields[] = {
 
 static PyObject *addr_repr(PyObject *self)
 {
-	return fields_repr(self, "Addr", addr_fields);
+	return netifc_fields_repr(self, "Addr", addr_fields);
 }
 
 static int addr_same(PyObject *a, PyObject *b)
@@ -618,27 +443,27 @@ static Py_hash_t addr_hash(PyObject *self)
 {
 	const struct netifc_addr *a = ADDR(self);
 	size_t alen = netifc_family_len(a->family);
-	uint64_t h = HASH_START;
+	uint64_t h = NETIFC_HASH_START;
 
-	HASH_FIELD(&h, a->family);
-	HASH_FIELD(&h, a->index);
-	HASH_FIELD(&h, a->flags);
-	HASH_FIELD(&h, a->prefixlen);
-	HASH_FIELD(&h, a->scope);
-	hash_add(&h, a->local, alen);
-	HASH_FIELD(&h, a->has_peer);
+	NETIFC_HASH_FIELD(&h, a->family);
+	NETIFC_HASH_FIELD(&h, a->index);
+	NETIFC_HASH_FIELD(&h, a->flags);
+	NETIFC_HASH_FIELD(&h, a->prefixlen);
+	NETIFC_HASH_FIELD(&h, a->scope);
+	netifc_hash_add(&h, a->local, alen);
+	NETIFC_HASH_FIELD(&h, a->has_peer);
 	if (a->has_peer)
-		hash_add(&h, a->peer, alen);
-	HASH_FIELD(&h, a->has_broadcast);
+		netifc_hash_add(&h, a->peer, alen);
+	NETIFC_HASH_FIELD(&h, a->has_broadcast);
 	if (a->has_broadcast)
-		hash_add(&h, a->broadcast, alen);
-	hash_add(&h, a->zone, strlen(a->zone) + 1);
-	return hash_end(h);
+		netifc_hash_add(&h, a->broadcast, alen);
+	netifc_hash_add(&h, a->zone, strlen(a->zone) + 1);
+	return netifc_hash_end(h);
 }
 
 static PyObject *addr_richcompare(PyObject *a, PyObject *b, int op)
 {
-	return compare(a, b, op, addr_same);
+	return netifc_record_compare(a, b, op, addr_same);
 }
 
 static PyGetSetDef addr_getset[] = {
@@ -664,23 +489,12 @@ static PyMethodDef addr_methods[] = {
 	{NULL, NULL, 0, NULL},
 };
 
-static PyType_Slot addr_slots[] = {
-	{Py_tp_doc, "An interface address or multicast group; immutable, hashable, equal by value "
-		    "(lifetimes aside)."},
-	{Py_tp_new, no_new},
-	{Py_tp_dealloc, plain_dealloc},
-	{Py_tp_repr, addr_repr},
-	{Py_tp_str, addr_str},
-	{Py_tp_hash, addr_hash},
-	{Py_tp_richcompare, addr_richcompare},
-	{Py_tp_getset, addr_getset},
-	{Py_tp_methods, addr_methods},
-	{0, NULL},
-};
-
-static PyType_Spec addr_spec = {
-	"netifc.Addr", sizeof(AddrObject), 0,
-	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, addr_slots,
+const struct netifc_record_type netifc_addr_record = {
+	"netifc.Addr",
+	"An interface address or multicast group; immutable, hashable, equal by value "
+	"(lifetimes aside).",
+	sizeof(AddrObject), 0, NULL, NULL,
+	addr_repr, addr_str, addr_hash, addr_richcompare, addr_getset, NULL, addr_methods,
 };
 
 /* ---- rebuilding pickled records (every field checked like the parser does) */
@@ -697,18 +511,13 @@ static int check_range(long long v, long long lo, long long hi, const char *what
 static Py_ssize_t name_into(PyObject *name, char *out, size_t size, int allow_empty)
 {
 	PyObject *raw;
+	int c = netifc_name_check(name, &raw);
 	Py_ssize_t n;
 
-	if (!PyUnicode_Check(name)) {
-		netifc_type_error(PyExc_TypeError, "interface name must be str, not %U",
-				  Py_TYPE(name));
-		return -1;
-	}
-	if (!(raw = PyUnicode_EncodeFSDefault(name)))
+	if (c < 0)
 		return -1;
 	n = NETIFC_BYTES_SIZE(raw);
-	if ((size_t)n >= size || (n == 0 && !allow_empty) ||
-	    (Py_ssize_t)strlen(NETIFC_BYTES_DATA(raw)) != n) {
+	if ((size_t)n >= size || c == NETIFC_NAME_NUL || (c == NETIFC_NAME_EMPTY && !allow_empty)) {
 		Py_DECREF(raw);
 		PyErr_Format(PyExc_ValueError, "invalid interface name %R", name);
 		return -1;
@@ -740,7 +549,7 @@ static int altnames_into(PyObject *names, struct netifc_links *t, struct netifc_
 	return 0;
 }
 
-PyObject *netifc_make_interface(PyObject *m, PyObject *args)
+static PyObject *make_interface(PyObject *m, PyObject *args)
 {
 	modstate *st = PyModule_GetState(m);
 	long long index, mtu, flags, type, oper;
@@ -826,7 +635,7 @@ static int parser_would_change(const struct netifc_addr *a)
 	return memcmp(&b, a, sizeof b) != 0;
 }
 
-PyObject *netifc_make_addr(PyObject *m, PyObject *args)
+static PyObject *make_addr(PyObject *m, PyObject *args)
 {
 	modstate *st = PyModule_GetState(m);
 	long long family, prefixlen, index, scope, flags;
@@ -866,14 +675,8 @@ PyObject *netifc_make_addr(PyObject *m, PyObject *args)
 	return netifc_new_addr(st, &a);
 }
 
-int netifc_add_types(PyObject *m, modstate *st)
-{
-	st->Interface = (PyTypeObject *)PyType_FromModuleAndSpec(m, &iface_spec, NULL);
-	st->Addr = (PyTypeObject *)PyType_FromModuleAndSpec(m, &addr_spec, NULL);
-	if (!st->Interface || !st->Addr)
-		return -1;
-	if (PyModule_AddObject(m, "Interface", Py_NewRef(st->Interface)) < 0 ||
-	    PyModule_AddObject(m, "Addr", Py_NewRef(st->Addr)) < 0)
-		return -1;
-	return 0;
-}
+PyMethodDef netifc_records_functions[] = {
+	{"_interface", make_interface, METH_VARARGS, NULL},
+	{"_addr", make_addr, METH_VARARGS, NULL},
+	{NULL, NULL, 0, NULL},
+};

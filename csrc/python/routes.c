@@ -1,21 +1,21 @@
 /*
  * python/routes.c -- routes as immutable Python objects (Route, NextHop) and the
- * module's route functions (_routes, _route_get), added to the module by
- * netifc_add_route_types().  Linux only.
+ * module's route functions (_routes, _route_get), which module.c adds.
+ * Linux only.
  *
  * A Route holds its C record and a tuple of its next hops; a NextHop holds
  * its record.  Texts, enums and ipaddress objects are made by getters when
- * asked for.  Equality and hash use the records' bytes (zeroed where they
- * hold no field) and the next hops.
+ * asked for.  Equality and hash use exactly the exposed fields, compared
+ * one by one (an address by its family's length), and the next hops.
  */
-#include "python/module.h"
+#include "python/routes.h"
 
 #include <string.h>
 #include <arpa/inet.h>
 #include <sys/socket.h>
-#include <structmember.h>
 
 #include "netlink/routes.h"
+#include "python/netns.h"
 
 typedef struct {
 	PyObject_HEAD
@@ -31,94 +31,55 @@ typedef struct {
 #define HOP(o) (&((NextHopObject *)(o))->h)
 #define ROUTE(o) (&((RouteObject *)(o))->r)
 
-static PyObject *no_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
+/* An address of family (none when 0) fed to a hash, or compared. */
+static void hash_ip(uint64_t *h, int family, const uint8_t *p)
 {
-	(void)args; (void)kw;
-	return netifc_type_error(PyExc_TypeError,
-				 "cannot create '%U' instances; use netifc's functions", tp);
+	NETIFC_HASH_FIELD(h, family);
+	netifc_hash_add(h, p, netifc_family_len(family));
 }
 
-static PyObject *ip_text(int family, const uint8_t *p)
+static int same_ip(int family, const uint8_t *x, const uint8_t *y)
 {
-	char buf[INET6_ADDRSTRLEN];
-
-	if (!inet_ntop(family, p, buf, sizeof buf))
-		return PyErr_SetFromErrno(PyExc_OSError);
-	return PyUnicode_FromString(buf);
-}
-
-static PyObject *gateway_text(int family, const uint8_t *p)
-{
-	if (!family)
-		Py_RETURN_NONE;
-	return ip_text(family, p);
-}
-
-static Py_hash_t bytes_hash(const void *p, size_t n, Py_hash_t more)
-{
-	const unsigned char *b = p;
-	uint64_t h = 1469598103934665603ull ^ (uint64_t)more;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ b[i]) * 1099511628211ull;
-	return (Py_hash_t)h == -1 ? -2 : (Py_hash_t)h;
-}
-
-/* "Type(field=repr, ...)": each field as its attribute returns it. */
-static PyObject *fields_repr(PyObject *self, const char *type, const char *const *fields)
-{
-	PyObject *res = PyUnicode_FromFormat("%s(", type);
-	size_t i;
-
-	for (i = 0; res && fields[i]; i++) {
-		PyObject *v = PyObject_GetAttrString(self, fields[i]);
-
-		if (!v)
-			Py_CLEAR(res);
-		else
-			Py_SETREF(res, PyUnicode_FromFormat("%U%s%s=%R", res, i ? ", " : "",
-							    fields[i], v));
-		Py_XDECREF(v);
-	}
-	if (res)
-		Py_SETREF(res, PyUnicode_FromFormat("%U)", res));
-	return res;
+	return !memcmp(x, y, netifc_family_len(family));
 }
 
 /* ---- NextHop ----------------------------------------------------------- */
 
-static void hop_dealloc(PyObject *self)
-{
-	PyTypeObject *tp = Py_TYPE(self);
-
-	NETIFC_TP_FREE(tp)(self);
-	Py_DECREF(tp);
-}
-
-static PyObject *hop_gateway(PyObject *self, void *c) { (void)c; return gateway_text(HOP(self)->gw_family, HOP(self)->gateway); }
+static PyObject *hop_gateway(PyObject *self, void *c) { (void)c; return netifc_opt_ip_text(HOP(self)->gw_family, HOP(self)->gw_family, HOP(self)->gateway); }
 static PyObject *hop_interface(PyObject *self, void *c) { (void)c; return PyUnicode_DecodeFSDefault(HOP(self)->name); }
 
 static const char *const hop_fields[] = { "gateway", "index", "interface", "weight", "flags", NULL };
 
 static PyObject *hop_repr(PyObject *self)
 {
-	return fields_repr(self, "NextHop", hop_fields);
+	return netifc_fields_repr(self, "NextHop", hop_fields);
+}
+
+static int hop_same(PyObject *a, PyObject *b)
+{
+	const struct netifc_nexthop *x = HOP(a), *y = HOP(b);
+
+	return x->index == y->index && x->weight == y->weight && x->flags == y->flags &&
+	       x->gw_family == y->gw_family && same_ip(x->gw_family, x->gateway, y->gateway) &&
+	       !strcmp(x->name, y->name);
 }
 
 static PyObject *hop_richcompare(PyObject *a, PyObject *b, int op)
 {
-	int eq;
-
-	if (Py_TYPE(a) != Py_TYPE(b) || (op != Py_EQ && op != Py_NE))
-		Py_RETURN_NOTIMPLEMENTED;
-	eq = !memcmp(HOP(a), HOP(b), sizeof *HOP(a));
-	return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+	return netifc_record_compare(a, b, op, hop_same);
 }
 
 static Py_hash_t hop_hash(PyObject *self)
 {
-	return bytes_hash(HOP(self), sizeof *HOP(self), 0);
+	const struct netifc_nexthop *o = HOP(self);
+	uint64_t h = NETIFC_HASH_START;
+
+	NETIFC_HASH_FIELD(&h, o->index);
+	NETIFC_HASH_FIELD(&h, o->weight);
+	NETIFC_HASH_FIELD(&h, o->flags);
+	hash_ip(&h, o->gw_family, o->gateway);
+	netifc_hash_add(&h, o->name, strlen(o->name) + 1);
+	return netifc_hash_end(h);
 }
 
 static PyMemberDef hop_members[] = {
@@ -134,81 +95,46 @@ static PyGetSetDef hop_getset[] = {
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
-static PyType_Slot hop_slots[] = {
-	{Py_tp_doc, "One next hop of a multipath route; immutable, hashable, equal by value."},
-	{Py_tp_new, no_new},
-	{Py_tp_dealloc, hop_dealloc},
-	{Py_tp_repr, hop_repr},
-	{Py_tp_hash, hop_hash},
-	{Py_tp_richcompare, hop_richcompare},
-	{Py_tp_members, hop_members},
-	{Py_tp_getset, hop_getset},
-	{0, NULL},
-};
-
-static PyType_Spec hop_spec = {
-	"netifc.NextHop", sizeof(NextHopObject), 0,
-	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, hop_slots,
+const struct netifc_record_type netifc_hop_record = {
+	"netifc.NextHop", "One next hop of a multipath route; immutable, hashable, equal by value.",
+	sizeof(NextHopObject), 0, NULL, NULL,
+	hop_repr, NULL, hop_hash, hop_richcompare, hop_getset, hop_members, NULL,
 };
 
 /* ---- Route ------------------------------------------------------------- */
 
 static void route_dealloc(PyObject *self)
 {
-	PyTypeObject *tp = Py_TYPE(self);
-
-	Py_XDECREF(((RouteObject *)self)->nexthops);
-	NETIFC_TP_FREE(tp)(self);
-	Py_DECREF(tp);
+	Py_CLEAR(((RouteObject *)self)->nexthops);
+	netifc_record_dealloc(self);
 }
 
-static PyObject *new_hops(modstate *st, const struct netifc_routes *t, const struct netifc_route *rt)
+/* Next hop i of an array of them. */
+static PyObject *hop_at(void *st, const void *hops, size_t i)
 {
-	PyObject *tup = PyTuple_New(rt->nh_n);
-	NextHopObject *o;
-	uint32_t i;
+	NextHopObject *o = PyObject_New(NextHopObject, ((modstate *)st)->NextHop);
 
-	for (i = 0; tup && i < rt->nh_n; i++) {
-		if (!(o = PyObject_New(NextHopObject, st->NextHop))) {
-			Py_CLEAR(tup);
-			break;
-		}
-		memcpy(&o->h, &t->nh[rt->nh_off + i], sizeof o->h);
-		NETIFC_TUPLE_SET(tup, i, (PyObject *)o);
-	}
-	return tup;
+	if (o)
+		o->h = ((const struct netifc_nexthop *)hops)[i];
+	return (PyObject *)o;
 }
 
-static PyObject *new_route(modstate *st, const struct netifc_routes *t, size_t i)
+/* Route i of table t. */
+static PyObject *new_route(void *st, const void *table, size_t i)
 {
-	PyObject *hops = new_hops(st, t, &t->v[i]);
+	const struct netifc_routes *t = table;
+	PyObject *hops = netifc_tuple_of(st, t->nh + t->v[i].nh_off, t->v[i].nh_n, hop_at);
 	RouteObject *o;
 
 	if (!hops)
 		return NULL;
-	if (!(o = PyObject_New(RouteObject, st->Route))) {
+	if (!(o = PyObject_New(RouteObject, ((modstate *)st)->Route))) {
 		Py_DECREF(hops);
 		return NULL;
 	}
-	memcpy(&o->r, &t->v[i], sizeof o->r);
-	o->r.nh_off = 0;        /* where the table kept them: no field of the route */
+	o->r = t->v[i];
 	o->nexthops = hops;
 	return (PyObject *)o;
-}
-
-static PyObject *routes_tuple(modstate *st, const struct netifc_routes *t)
-{
-	PyObject *tup = PyTuple_New((Py_ssize_t)t->n), *o;
-	size_t i;
-
-	for (i = 0; tup && i < t->n; i++) {
-		if (!(o = new_route(st, t, i))) {
-			Py_CLEAR(tup);
-			break;
-		}
-		NETIFC_TUPLE_SET(tup, (Py_ssize_t)i, o);
-	}
-	return tup;
 }
 
 /* Member v of an enum registered as a tuple of its members (making one costs microseconds). */
@@ -235,7 +161,7 @@ static PyObject *route_type(PyObject *self, void *c)
 static PyObject *route_destination(PyObject *self, void *c)
 {
 	const struct netifc_route *r = ROUTE(self);
-	PyObject *ip = ip_text(r->family, r->dst), *res;
+	PyObject *ip = netifc_ip_text(r->family, r->dst), *res;
 
 	(void)c;
 	if (!ip)
@@ -257,15 +183,13 @@ static PyObject *route_network(PyObject *self, void *c)
 	return res;
 }
 
-static PyObject *route_gateway(PyObject *self, void *c) { (void)c; return gateway_text(ROUTE(self)->gw_family, ROUTE(self)->gateway); }
+static PyObject *route_gateway(PyObject *self, void *c) { (void)c; return netifc_opt_ip_text(ROUTE(self)->gw_family, ROUTE(self)->gw_family, ROUTE(self)->gateway); }
 static PyObject *route_interface(PyObject *self, void *c) { (void)c; return PyUnicode_DecodeFSDefault(ROUTE(self)->name); }
 
 static PyObject *route_prefsrc(PyObject *self, void *c)
 {
 	(void)c;
-	if (!ROUTE(self)->has_prefsrc)
-		Py_RETURN_NONE;
-	return ip_text(ROUTE(self)->family, ROUTE(self)->prefsrc);
+	return netifc_opt_ip_text(ROUTE(self)->has_prefsrc, ROUTE(self)->family, ROUTE(self)->prefsrc);
 }
 
 static PyObject *route_pref(PyObject *self, void *c)
@@ -283,27 +207,59 @@ static const char *const route_fields[] = {
 
 static PyObject *route_repr(PyObject *self)
 {
-	return fields_repr(self, "Route", route_fields);
+	return netifc_fields_repr(self, "Route", route_fields);
+}
+
+/* Every exposed field, then the next hops (-1 when their comparison fails). */
+static int route_same(PyObject *a, PyObject *b)
+{
+	const struct netifc_route *x = ROUTE(a), *y = ROUTE(b);
+
+	if (x->family != y->family || x->type != y->type || x->prefixlen != y->prefixlen ||
+	    !same_ip(x->family, x->dst, y->dst) || x->gw_family != y->gw_family ||
+	    !same_ip(x->gw_family, x->gateway, y->gateway) || x->index != y->index ||
+	    strcmp(x->name, y->name) || x->metric != y->metric || x->table != y->table ||
+	    x->protocol != y->protocol || x->scope != y->scope || x->flags != y->flags ||
+	    x->has_prefsrc != y->has_prefsrc ||
+	    (x->has_prefsrc && !same_ip(x->family, x->prefsrc, y->prefsrc)) ||
+	    x->has_pref != y->has_pref || (x->has_pref && x->pref != y->pref))
+		return 0;
+	return PyObject_RichCompareBool(((RouteObject *)a)->nexthops,
+					((RouteObject *)b)->nexthops, Py_EQ);
 }
 
 static PyObject *route_richcompare(PyObject *a, PyObject *b, int op)
 {
-	int eq;
-
-	if (Py_TYPE(a) != Py_TYPE(b) || (op != Py_EQ && op != Py_NE))
-		Py_RETURN_NOTIMPLEMENTED;
-	eq = !memcmp(ROUTE(a), ROUTE(b), sizeof *ROUTE(a));
-	if (eq && (eq = PyObject_RichCompareBool(((RouteObject *)a)->nexthops,
-						 ((RouteObject *)b)->nexthops, Py_EQ)) < 0)
-		return NULL;
-	return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+	return netifc_record_compare(a, b, op, route_same);
 }
 
 static Py_hash_t route_hash(PyObject *self)
 {
+	const struct netifc_route *r = ROUTE(self);
 	Py_hash_t hops = PyObject_Hash(((RouteObject *)self)->nexthops);
+	uint64_t h = NETIFC_HASH_START;
 
-	return hops == -1 ? -1 : bytes_hash(ROUTE(self), sizeof *ROUTE(self), hops);
+	if (hops == -1)
+		return -1;
+	NETIFC_HASH_FIELD(&h, r->type);
+	NETIFC_HASH_FIELD(&h, r->prefixlen);
+	hash_ip(&h, r->family, r->dst);
+	hash_ip(&h, r->gw_family, r->gateway);
+	NETIFC_HASH_FIELD(&h, r->index);
+	netifc_hash_add(&h, r->name, strlen(r->name) + 1);
+	NETIFC_HASH_FIELD(&h, r->metric);
+	NETIFC_HASH_FIELD(&h, r->table);
+	NETIFC_HASH_FIELD(&h, r->protocol);
+	NETIFC_HASH_FIELD(&h, r->scope);
+	NETIFC_HASH_FIELD(&h, r->flags);
+	NETIFC_HASH_FIELD(&h, r->has_prefsrc);
+	if (r->has_prefsrc)
+		netifc_hash_add(&h, r->prefsrc, netifc_family_len(r->family));
+	NETIFC_HASH_FIELD(&h, r->has_pref);
+	if (r->has_pref)
+		NETIFC_HASH_FIELD(&h, r->pref);
+	NETIFC_HASH_FIELD(&h, hops);
+	return netifc_hash_end(h);
 }
 
 static PyMemberDef route_members[] = {
@@ -330,21 +286,10 @@ static PyGetSetDef route_getset[] = {
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
-static PyType_Slot route_slots[] = {
-	{Py_tp_doc, "A route; immutable, hashable, equal by value."},
-	{Py_tp_new, no_new},
-	{Py_tp_dealloc, route_dealloc},
-	{Py_tp_repr, route_repr},
-	{Py_tp_hash, route_hash},
-	{Py_tp_richcompare, route_richcompare},
-	{Py_tp_members, route_members},
-	{Py_tp_getset, route_getset},
-	{0, NULL},
-};
-
-static PyType_Spec route_spec = {
-	"netifc.Route", sizeof(RouteObject), 0,
-	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, route_slots,
+const struct netifc_record_type netifc_route_record = {
+	"netifc.Route", "A route; immutable, hashable, equal by value.",
+	sizeof(RouteObject), 0, NULL, route_dealloc,
+	route_repr, NULL, route_hash, route_richcompare, route_getset, route_members, NULL,
 };
 
 /* ---- functions ------------------------------------------------------------ */
@@ -378,7 +323,7 @@ static PyObject *m_routes(PyObject *m, PyObject *args)
 	Py_BEGIN_ALLOW_THREADS
 	r = netifc_routes_dump(&call, family, (uint32_t)table, &t);
 	Py_END_ALLOW_THREADS
-	res = r < 0 ? netifc_core_error(st, &call, r, NULL) : routes_tuple(st, &t);
+	res = r < 0 ? netifc_core_error(st, &call, r, NULL) : netifc_tuple_of(st, &t, t.n, new_route);
 	netifc_routes_free(&t);
 	return res;
 }
@@ -423,24 +368,9 @@ static PyObject *m_register_routes(PyObject *m, PyObject *args)
 	Py_RETURN_NONE;
 }
 
-static PyMethodDef route_functions[] = {
+PyMethodDef netifc_routes_functions[] = {
 	{"_routes", m_routes, METH_VARARGS, NULL},
 	{"_route_get", m_route_get, METH_VARARGS, NULL},
 	{"_register_routes", m_register_routes, METH_VARARGS, NULL},
 	{NULL, NULL, 0, NULL},
 };
-
-static int add_type(PyObject *m, PyType_Spec *spec, PyTypeObject **slot)
-{
-	*slot = (PyTypeObject *)PyType_FromModuleAndSpec(m, spec, NULL);
-	if (!*slot)
-		return -1;
-	return PyModule_AddObject(m, strrchr(spec->name, '.') + 1, Py_NewRef((PyObject *)*slot));
-}
-
-int netifc_add_route_types(PyObject *m, modstate *st)
-{
-	if (add_type(m, &hop_spec, &st->NextHop) < 0 || add_type(m, &route_spec, &st->Route) < 0)
-		return -1;
-	return PyModule_AddFunctions(m, route_functions);
-}

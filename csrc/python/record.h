@@ -1,0 +1,175 @@
+/*
+ * record.h -- what every file of the binding shares (record.c): the module
+ * state, the Interface and Addr layouts the live tables read in place, the
+ * records' common machinery (dealloc, the refusal to be made, hash,
+ * equality, repr, tuples), the Interface and Addr constructors, the
+ * argument checks and the one place a core error becomes an exception.
+ * Each type's file has its own header for what module.c adds of it.
+ */
+#ifndef NETIFC_RECORD_H
+#define NETIFC_RECORD_H
+
+#include "python/abi.h"
+#include "core/netifc.h"
+
+typedef struct {
+	PyTypeObject *Interface;
+	PyTypeObject *Addr;
+	PyTypeObject *Tables;   /* Linux: the live tables (live.c) */
+	PyTypeObject *Counters; /* python/counters.c */
+	PyTypeObject *LinkSettings;
+	PyTypeObject *Route;    /* Linux: Route and NextHop (python/routes.c) */
+	PyTypeObject *NextHop;
+	PyObject *RouteTypes;   /* once registered: RouteType(i) for i in range(256) */
+	PyObject *RouteFamilies;        /* socket.AddressFamily(i) for i up to AF_INET6 */
+	PyObject *NoSuchInterface;
+	PyObject *AddressFamily;        /* socket.AddressFamily */
+	PyObject *Flags;        /* netifc.Flags, AddrFlags, Addr6Flags, once registered */
+	PyObject *AddrFlags;
+	PyObject *Addr6Flags;
+	const struct netifc_backend *backend;
+	unsigned opts;          /* NETIFC_NO_* for every call (tests) */
+} modstate;
+
+/* The record types' layouts: the live tables read them where they are. */
+/* Only the bytes a link has: ob_size counts those of data. */
+typedef struct {
+	PyObject_VAR_HEAD
+	PyObject *ns;           /* the NetNS it came from (addrs() asks there), or NULL */
+	int32_t index;
+	uint32_t mtu;
+	uint32_t flags;
+	uint16_t type;
+	uint8_t operstate;
+	uint8_t hwaddr_len;
+	uint8_t brd_len;
+	char name[NETIFC_NAMESIZ];
+	uint8_t data[1];        /* hardware address, broadcast, then NUL-ended altnames */
+} IfaceObject;
+
+typedef struct {
+	PyObject_HEAD
+	struct netifc_addr a;
+} AddrObject;
+
+#define IFACE(o) ((IfaceObject *)(o))
+#define ADDR(o) (&((AddrObject *)(o))->a)
+
+/* The name of an Interface, NULL for any other object. */
+static inline const char *netifc_iface_name(modstate *st, PyObject *iface)
+{
+	return Py_TYPE(iface) == st->Interface ? IFACE(iface)->name : NULL;
+}
+
+/* The index of iface, an Interface. */
+static inline int32_t netifc_iface_index(PyObject *iface)
+{
+	return IFACE(iface)->index;
+}
+
+/* The C record of an Addr, NULL for any other object. */
+static inline const struct netifc_addr *netifc_addr_rec(modstate *st, PyObject *addr)
+{
+	return Py_TYPE(addr) == st->Addr ? ADDR(addr) : NULL;
+}
+
+/* The state of the module a type of the binding belongs to. */
+modstate *netifc_state_of_type(PyTypeObject *tp);
+
+/*
+ * The one place a core error becomes an exception (NULL).  what: the index
+ * or name looked up, for NoSuchInterface; NULL elsewhere.
+ */
+PyObject *netifc_core_error(modstate *st, const struct netifc_call *c, int err, PyObject *what);
+
+/*
+ * The argument of a lookup by index or by name, checked as
+ * interface_by_index and interface_by_name check it: 1 (and *index, or
+ * *raw: the name's bytes, a new reference), 0 when no link can have it
+ * (too large, too long: NoSuchInterface is the caller's), -1 with
+ * TypeError or ValueError set.
+ */
+int netifc_index_arg(PyObject *arg, int32_t *index);
+int netifc_name_arg(PyObject *arg, PyObject **raw);
+
+/*
+ * The one check of an interface name: its bytes in the filesystem encoding
+ * (*raw, a new reference) and what they are; -1 with TypeError (not a str)
+ * or the encoder's error.
+ */
+enum netifc_name_check {
+	NETIFC_NAME_OK,         /* a name a link can have: 1 to NETIFC_NAMESIZ - 1 bytes */
+	NETIFC_NAME_EMPTY,
+	NETIFC_NAME_NUL,        /* holds a NUL */
+	NETIFC_NAME_LONG,       /* NETIFC_NAMESIZ bytes or more */
+};
+int netifc_name_check(PyObject *name, PyObject **raw);
+
+/* ---- the records' machinery ----------------------------------------------- */
+
+/*
+ * A record type: what differs from one to the next.  Every record type is
+ * immutable, cannot be made from Python (new: NULL for netifc_record_new),
+ * and frees itself with netifc_record_dealloc (dealloc: NULL) unless it
+ * holds objects.  NULL str, members, methods: none.
+ */
+struct netifc_record_type {
+	const char *name;               /* "netifc.Addr", added to the module as Addr */
+	const char *doc;
+	int basicsize, itemsize;
+	newfunc new;
+	destructor dealloc;
+	reprfunc repr, str;
+	hashfunc hash;
+	richcmpfunc richcompare;
+	PyGetSetDef *getset;
+	PyMemberDef *members;
+	PyMethodDef *methods;
+};
+
+/* Makes the type into *slot and adds it to m by its short name. */
+int netifc_add_record_type(PyObject *m, const struct netifc_record_type *t, PyTypeObject **slot);
+
+/* tp_dealloc of a record that holds no object; one that does clears them first. */
+void netifc_record_dealloc(PyObject *self);
+
+/* tp_new of a record: TypeError "cannot create 'T' instances; use " + use. */
+PyObject *netifc_record_refuse(PyTypeObject *tp, const char *use);
+PyObject *netifc_record_new(PyTypeObject *tp, PyObject *args, PyObject *kw);    /* netifc's functions */
+
+/* tp_richcompare of a record of one type: == and != by same(a, b) (1, 0, or -1 and an error). */
+PyObject *netifc_record_compare(PyObject *a, PyObject *b, int op,
+				int (*same)(PyObject *, PyObject *));
+
+/* tp_hash: FNV-1a over the fields fed to it, in order; never -1. */
+#define NETIFC_HASH_START 1469598103934665603ull
+void netifc_hash_add(uint64_t *h, const void *p, size_t n);
+#define NETIFC_HASH_FIELD(h, f) netifc_hash_add(h, &(f), sizeof(f))
+Py_hash_t netifc_hash_end(uint64_t h);
+
+/* tp_repr: "Type(field=repr, ...)", each field as its attribute returns it. */
+PyObject *netifc_fields_repr(PyObject *self, const char *type, const char *const *fields);
+
+/* A tuple of the n records of a table, each made by make(ctx, table, i) (a new reference). */
+typedef PyObject *(*netifc_make_fn)(void *ctx, const void *table, size_t i);
+PyObject *netifc_tuple_of(void *ctx, const void *table, size_t n, netifc_make_fn make);
+
+/* An IPv4 or IPv6 address as text; None unless has. */
+PyObject *netifc_ip_text(int family, const uint8_t *p);
+PyObject *netifc_opt_ip_text(int has, int family, const uint8_t *p);
+
+/* cls(v), or v as an int while cls is not registered. */
+PyObject *netifc_enum_of(PyObject *cls, unsigned long v);
+
+/* ---- Interface and Addr records ------------------------------------------- */
+
+PyObject *netifc_new_iface(modstate *st, const struct netifc_link *l, const char *pool);
+PyObject *netifc_new_addr(modstate *st, const struct netifc_addr *a);
+PyObject *netifc_links_tuple(modstate *st, const struct netifc_links *t);
+PyObject *netifc_addrs_tuple(modstate *st, const struct netifc_addrs *t);
+#ifdef __linux__
+/* An Interface a NetNS returned: its calls ask that namespace. */
+void netifc_iface_set_ns(PyObject *iface, PyObject *ns);
+#endif
+
+#endif
