@@ -18,7 +18,8 @@ WINDOWS = sys.platform == "win32"
 LAYERS = ["core", "python"] + (["windows"] if WINDOWS else ["posix"] + (["netlink", "procfs"] if LINUX else []))
 BINDING_LINUX_ONLY = {"live.c", "live_table.c", "routes.c", "netns.c"}
 # netifc._floor (the benchmark's kernel floor): floor/ and the core files it is built with.
-FLOOR_CORE = ["netlink/io.c", "netlink/parse.c", "netlink/route_parse.c", "core/addr.c", "core/vec.c"]
+FLOOR_CORE = ["netlink/io.c", "netlink/parse.c", "netlink/route_parse.c", "netlink/stats_parse.c",
+              "core/addr.c", "core/vec.c"]
 CFLAGS = ["-std=gnu11", "-O2", "-Wall", "-Wextra"]
 LIBRARIES = ["iphlpapi", "ws2_32"] if WINDOWS else []
 if WINDOWS:

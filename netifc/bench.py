@@ -8,11 +8,13 @@ loopback interface is found once, before timing; "InterfacesAndAddrs" and
     BenchmarkInterfaces-2   20000   11234 ns/op
 
 Options add, in the same run: ``--floor`` (the kernel floor: the same
-requests, nothing built, on a fresh socket each time and on one kept socket
-like netifc's), ``--go`` (Go's own benchmarks, when a Go toolchain is
-installed), ``--peers`` (psutil, netifaces, ifaddr, pyroute2, socket, where
-installed) and ``--interfaces N`` (everything inside a temporary namespace
-with N veth pairs; root).
+requests, nothing built, on a fresh socket each time, on one kept socket
+like netifc's, and on the kept socket with netifc's check that the thread
+is still in the socket's namespace before each round: "/kept+ns"),
+``--go`` (Go's own benchmarks, when a Go toolchain is installed),
+``--peers`` (psutil, netifaces, ifaddr, pyroute2, socket, where installed)
+and ``--interfaces N`` (everything inside a temporary namespace with N
+veth pairs; root).
 
 ``--plot PATH`` draws instead how the cost grows with the number of links:
 netifc per call, netifc's live tables, Go, psutil and the kernel floor, for
@@ -73,7 +75,9 @@ ROUTES = ("Routes", "DefaultGateways", "RouteGet")
 # netifc.compat.netifaces.ifaddresses(loopback) against netifaces' own (Linux).
 COMPAT = ("NetifacesIfaddresses",)
 ROUNDS = 3                  # turns of netifc and floor timing, with --floor
-FLOORS = ("fresh_floor", "kept_floor")  # result keys: a socket per round, one socket kept
+# Result keys: a socket per round; one socket kept; one kept, checked
+# before each round to belong to the thread's namespace, as netifc's is.
+FLOORS = ("fresh_floor", "kept_floor", "kept_ns_floor")
 
 
 def loopback() -> netifc.Interface:
@@ -139,6 +143,8 @@ def floor_requests(lo: netifc.Interface) -> Dict[str, Tuple[Any, ...]]:
         "BenchmarkInterfacesAndMulticastAddrs": ("link_groups", lo.index),
         SNAPSHOT: ("snapshot",),
         **route_floors(),
+        "Counters": ("counters",),
+        "InterfaceCounters": ("link_counters", lo.index),
     }
 
 
@@ -241,10 +247,11 @@ def measure(fn: Callable[[], object], benchtime: float) -> Tuple[float, int]:
 
 def measure_floor(kind: str, request: Tuple[Any, ...], benchtime: float) -> Tuple[float, int]:
     """ns/op of the kernel floor for one benchmark's requests, timed in C;
-    kind is "fresh_floor" or "kept_floor"."""
+    kind is one of FLOORS."""
     assert _floor is not None
-    timer = _floor.kept if kind == "kept_floor" else _floor.fresh
-    return grow(lambda n: timer(request[0], n, *request[1:]) * n, benchtime)
+    timer = _floor.fresh if kind == "fresh_floor" else _floor.kept
+    nscheck = kind == "kept_ns_floor"
+    return grow(lambda n: timer(request[0], n, *request[1:], nscheck=nscheck) * n, benchtime)
 
 
 def object_bytes() -> Dict[str, float]:
@@ -593,14 +600,14 @@ def run(args: argparse.Namespace, netns: Optional[str] = None) -> Dict[str, Any]
     procs = os.cpu_count() or 1
     result: Dict[str, Any] = {"procs": procs, "links": len(netifc.interfaces()),
               "addrs": len(netifc.interface_addrs()), "netifc": {},
-              "fresh_floor": {}, "kept_floor": {}, "go": {}, "peers": {},
+              "fresh_floor": {}, "kept_floor": {}, "kept_ns_floor": {}, "go": {}, "peers": {},
               "bytes": object_bytes()}
     lv = netifc.live() if hasattr(_netifc, "_Tables") else None
     names = GO_NAMES + (SNAPSHOT,) + tuple(route_bodies()) + tuple(compat_bodies(lo)) + \
         (tuple(LIVE) if lv is not None else ()) + COUNTERS
     floors = floor_requests(lo) if args.floor else {}
     for name, fn in bodies(lo, lv).items():
-        # With --floor netifc and the two floors are timed in turns, ROUNDS
+        # With --floor netifc and the three floors are timed in turns, ROUNDS
         # times, and the best of each kept: ratios from one moment of this
         # noisy machine.
         rounds = ROUNDS if name in floors else 1
@@ -646,6 +653,7 @@ def report(result: Dict[str, Any], names: Sequence[str]) -> None:
     head = f"{'benchmark':40s} {'netifc ns/op':>13s}"
     if result["kept_floor"]:
         head += f" {'fresh floor':>12s} {'kept floor':>11s} {'/kept':>6s}"
+        head += f" {'kept+ns':>9s} {'/kept+ns':>8s}"
     if result["go"]:
         head += f" {'Go ns/op':>12s} {'Go/netifc':>9s}"
     print(head)
@@ -654,8 +662,10 @@ def report(result: Dict[str, Any], names: Sequence[str]) -> None:
         line = f"{name:40s} {ours:13.0f}"
         if result["kept_floor"]:
             fresh, kept = result["fresh_floor"].get(name), result["kept_floor"].get(name)
-            line += (f" {fresh:12.0f} {kept:11.0f} {ours / kept:6.2f}" if kept
-                     else f" {'':12s} {'':11s} {'':6s}")
+            checked = result["kept_ns_floor"].get(name)
+            line += (f" {fresh:12.0f} {kept:11.0f} {ours / kept:6.2f}"
+                     f" {checked:9.0f} {ours / checked:8.2f}" if kept and checked
+                     else f" {'':12s} {'':11s} {'':6s} {'':9s} {'':8s}")
         if result["go"]:
             g = result["go"].get(name)
             line += f" {g:12.0f} {g / ours:8.1f}x" if g else ""
@@ -694,7 +704,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--benchtime", type=float, default=1.0, metavar="SECONDS",
                    help="time each benchmark at least this long (default 1)")
     p.add_argument("--floor", action="store_true",
-                   help="also time the kernel floor, on a fresh and on a kept socket")
+                   help="also time the kernel floor: on a fresh socket, on a kept one, "
+                        "and on a kept one with the namespace check")
     p.add_argument("--go", action="store_true", help="also run Go's own benchmarks")
     p.add_argument("--gobenchtime", default="1s", help="Go's -benchtime (default 1s)")
     p.add_argument("--peers", action="store_true", help="also time the Python peers")

@@ -173,6 +173,9 @@ class Watcher:
     child finds it closed. It watches the network namespace of the thread that
     made it, or the ``netns`` given (a ``netifc.NetNS``, which it needs open to
     read its tables again). Not to be shared between threads (``live()`` is).
+    On kernels that tell of no group changes (older kernels refuse to join
+    their notification groups), each read of events compares the groups
+    with a dump, and tells the differences as GroupJoined and GroupLeft then.
 
     Raises NotImplementedError where the platform has no netlink; OSError when
     the socket cannot be made or the tables read.
@@ -304,7 +307,16 @@ class Live(_Base):
 
     ``interfaces``, ``addrs``, ``by_index()``, ``by_name()``, ``addrs_of()``
     and ``groups_of()`` are the C tables' own; ``groups`` and ``groups_of()``
-    keep the groups from their first call on (one more dump then).
+    keep the groups from their first call on (one more dump then). On
+    kernels that tell of no group changes (older kernels refuse to join
+    their notification groups), each read of ``groups`` or ``groups_of()``
+    dumps the groups instead: current, at the cost of a dump.
+
+    What the kernel lists before it tells is in the tables too: when a link
+    changes (up, carrier, MTU), or an address's solicited-node group is
+    joined, the link's addresses (and kept groups) are asked for at once,
+    one filtered request each, so an address still in DAD (listed, told
+    only when DAD ends) is in them as a fresh dump has it.
     """
 
     __slots__ = ("__weakref__",)

@@ -1,3 +1,18 @@
+"""Fixtures shared by the tests.
+
+Backends: a test runs once, on the default backend (NETIFC_BACKEND, else
+the platform's), unless it is marked ``@pytest.mark.backends``; then it
+runs once per entry of BACKENDS, each run with that backend (and fallback
+path) set.  ``@pytest.mark.backends("netlink", "netlink-nostrict")`` names
+the entries to run instead of all of them (MORE_PATHS' too); a module marks
+every test of its own with ``pytestmark = pytest.mark.backends``.  Either way the
+``backend`` fixture gives the entry's name (unmarked: the default
+backend's, from ``_netifc._backend()``).  Mark exactly the tests whose
+outcome the backend or a fallback path decides: reading links, addresses,
+groups, counters and routes through it, or its failures.  Argument checks
+made before any backend is asked, types, flags, packaging and docs stay
+unmarked, so they run once.
+"""
 import os
 import shutil
 
@@ -6,7 +21,7 @@ import pytest
 from netifc import _netifc
 from nslab import REPORTS, Host, build_lab, why_no_namespaces
 
-# Every test runs against each backend and each Linux fallback path.
+# What @pytest.mark.backends runs a test on: each backend and each Linux fallback path.
 BACKENDS = {
     "netlink": ("netlink", 0),
     "netlink-nostrict": ("netlink", 1),       # one link's addresses filtered in C
@@ -14,14 +29,32 @@ BACKENDS = {
     "netlink-procmcast": ("netlink", 4),      # all groups from /proc/net/igmp{,6}
     "getifaddrs": ("getifaddrs", 0),
 }
+# Paths a module names in its marker; not in every marked test's runs.
+MORE_PATHS = {
+    "netlink-ioctl": ("netlink", 8),          # link settings by SIOCETHTOOL, not ethtool netlink
+}
 
 
-@pytest.fixture(params=list(BACKENDS), autouse=True)
+def pytest_generate_tests(metafunc):
+    marker = metafunc.definition.get_closest_marker("backends")
+    if marker is None or "backend" not in metafunc.fixturenames:
+        return
+    names = list(marker.args) or list(BACKENDS)
+    unknown = [n for n in names if n not in BACKENDS and n not in MORE_PATHS]
+    if unknown:
+        raise pytest.UsageError(f"{metafunc.definition.nodeid}: no backend {unknown}")
+    metafunc.parametrize("backend", names, indirect=True)
+
+
+@pytest.fixture(autouse=True)
 def backend(request):
-    name, fallbacks = BACKENDS[request.param]
-    _netifc._set_backend(name, fallbacks)
+    name = getattr(request, "param", None)
+    if name is None:        # not marked: the default backend, left as it is
+        yield _netifc._backend()
+        return
+    _netifc._set_backend(*{**BACKENDS, **MORE_PATHS}[name])
     try:
-        yield request.param
+        yield name
     finally:
         _netifc._set_backend(os.environ.get("NETIFC_BACKEND", ""), 0)
 

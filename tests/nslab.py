@@ -4,9 +4,11 @@ import ctypes
 import ipaddress
 import json
 import os
+import select
 import shutil
 import subprocess
 import threading
+import time
 import uuid
 
 import pytest
@@ -279,3 +281,23 @@ def own_netlink_ports():
 def ip_altnames(ns):
     """{link name: [altname, ...]} from `ip -j link show`, in the kernel's order."""
     return {l["ifname"]: l.get("altnames", []) for l in ns.ipj("link", "show")}
+
+
+def printed_until(p, done, timeout=10):
+    """The lines process p prints (stdout a pipe), read as they come until
+    done(lines) holds: (those lines, any part of the next one read).  p's
+    stdout is read by descriptor, so communicate() reads on after them.
+    Fails after timeout seconds, or when p ends first."""
+    fd = p.stdout.fileno()
+    lines, rest = [], b""
+    deadline = time.monotonic() + timeout
+    while not done(lines):
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            pytest.fail(f"{p.args} printed only {lines} in {timeout} s")
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            pytest.fail(f"{p.args} ended after printing {lines}")
+        *whole, rest = (rest + chunk).split(b"\n")
+        lines += [line.decode("utf-8", "surrogateescape") for line in whole]
+    return lines, rest.decode("utf-8", "surrogateescape")

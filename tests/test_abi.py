@@ -8,10 +8,6 @@ import pytest
 import netifc
 
 
-@pytest.fixture(autouse=True)
-def backend():
-    """Nothing here depends on the backend: each test runs once."""
-
 
 class Odd:
     """A class of this module, for the messages that name an argument's type."""

@@ -38,6 +38,7 @@ def test_by_index_not_positive_is_no_such_interface(bad):
 
 
 @pytest.mark.parametrize("big", [2**31 - 1, 2**31, 2**32 + 1, 2**64, 2**200])
+@pytest.mark.backends
 def test_by_index_too_big_is_no_such_interface(big):
     with pytest.raises(netifc.NoSuchInterface, match=str(big)):
         netifc.interface_by_index(big)
@@ -58,6 +59,7 @@ def test_by_name_no_link_can_have_is_no_such_interface(bad):
 
 @pytest.mark.parametrize("name", ["no-such-if-xyz", "x" * 16, "x" * 4096, "\udcff\udcfe",
                                   "tun/0", "a b"])
+@pytest.mark.backends
 def test_unknown_name_is_no_such_interface(name):
     with pytest.raises(netifc.NoSuchInterface) as e:
         netifc.interface_by_name(name)
@@ -76,6 +78,7 @@ STEPS = {"netlink socket", "netlink RTM_GETLINK dump", "netlink RTM_GETLINK requ
          "/proc/net/igmp", "/proc/net/igmp6", "getifaddrs"}
 
 
+@pytest.mark.backends
 def test_emfile_names_the_step_and_recovers(lo):
     """With no descriptor left every call raises OSError(EMFILE); then all works again."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -126,6 +129,7 @@ def test_addr_is_immutable(lo):
 
 # ---- value semantics -----------------------------------------------------------
 
+@pytest.mark.backends
 def test_interface_value_semantics(lo):
     again = netifc.interface_by_index(lo.index)
     assert again == lo and not (again != lo) and hash(again) == hash(lo)
@@ -141,6 +145,7 @@ def test_interface_value_semantics(lo):
     assert f"flags={lo.flags!r}" in r and f"raw_flags={lo.raw_flags!r}" in r
 
 
+@pytest.mark.backends
 def test_addr_value_semantics(lo):
     for a in lo.addrs() + lo.multicast_addrs():
         again = pickle.loads(pickle.dumps(a))
@@ -210,6 +215,7 @@ def test_flags_text_like_go():
     assert str(A.PERMANENT | A.NODAD) == "nodad|permanent"
 
 
+@pytest.mark.backends
 def test_backend_is_named(backend):
     assert netifc.backend == backend.split("-")[0]
 
@@ -221,6 +227,7 @@ def test_bad_backend_name():
 
 # ---- Go's invariants (net/interface_test.go) ------------------------------------
 
+@pytest.mark.backends
 def test_every_interface_equals_its_lookups():
     for i in netifc.interfaces():
         assert netifc.interface_by_index(i.index) == i
@@ -228,6 +235,7 @@ def test_every_interface_equals_its_lookups():
         assert i.index > 0 and i.name
 
 
+@pytest.mark.backends
 def test_addr_invariants():
     for i in netifc.interfaces():
         for a in i.addrs():
@@ -241,6 +249,7 @@ def test_addr_invariants():
             assert (a.zone == i.name) == (a.family == socket.AF_INET6 and a.ip.is_link_local)
 
 
+@pytest.mark.backends
 def test_loopback_invariants(lo):
     addrs = lo.addrs()
     v6 = [a for a in addrs if a.family == socket.AF_INET6]
@@ -249,6 +258,7 @@ def test_loopback_invariants(lo):
         assert any(g.family == socket.AF_INET6 for g in lo.multicast_addrs())
 
 
+@pytest.mark.backends
 def test_snapshot_lookups(lo):
     snap = netifc.snapshot()
     assert snap.by_index(lo.index) == lo == snap.by_name(lo.name)

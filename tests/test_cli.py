@@ -35,6 +35,7 @@ def _close(got, want, slack=5):
     return want - slack <= got <= want + slack
 
 
+@pytest.mark.backends
 def test_json_matches_ip(where, backend):
     r = cli(where, backend, "--json")
     assert r.returncode == 0, r.stderr
@@ -72,6 +73,7 @@ def test_json_matches_ip(where, backend):
 
 
 @pytest.mark.parametrize("family", ["-4", "-6"])
+@pytest.mark.backends
 def test_json_one_family_matches_ip(where, backend, family):
     """Only the interfaces with an address of that family, and only those
     addresses, as ip -4 / ip -6 list them."""
@@ -83,6 +85,7 @@ def test_json_one_family_matches_ip(where, backend, family):
     assert got == want
 
 
+@pytest.mark.backends
 def test_json_multicast_matches_ip(where, backend):
     r = cli(where, backend, "--json", "--multicast")
     assert r.returncode == 0, r.stderr
@@ -92,6 +95,7 @@ def test_json_multicast_matches_ip(where, backend):
         assert got == want.get(d["index"], [])
 
 
+@pytest.mark.backends
 def test_multicast_text_matches_ip(where, backend):
     """-m: each interface's block lists ip maddr's groups, without zones."""
     r = cli(where, backend, "--multicast")
@@ -106,6 +110,7 @@ def test_multicast_text_matches_ip(where, backend):
         assert got == sorted((family, address) for family, address, _ in want.get(index, []))
 
 
+@pytest.mark.backends
 def test_brief_matches_ip(lab, backend):
     r = cli(lab, backend, "--brief", "-4")
     assert r.returncode == 0, r.stderr
@@ -123,6 +128,7 @@ def test_brief_matches_ip(lab, backend):
         assert sorted(" ".join(shown).split()) == sorted(" ".join(want).split())
 
 
+@pytest.mark.backends
 def test_text_shows_every_address(lab, backend):
     """Every address, without its zone (ip prints none; JSON keeps it)."""
     r = cli(lab, backend, "v0")
@@ -143,17 +149,20 @@ def test_text_shows_every_address(lab, backend):
     assert "v0" in zones
 
 
+@pytest.mark.backends
 def test_unknown_interface_exits_1(host, backend):
     r = cli(host, backend, "no-such-if0")
     assert r.returncode == 1 and r.stdout == ""
     assert r.stderr.strip() == "netifc: no such network interface: 'no-such-if0'"
 
 
+@pytest.mark.backends
 def test_usage_error_exits_2(host, backend):
     r = cli(host, backend, "--no-such-option")
     assert r.returncode == 2 and "usage:" in r.stderr
 
 
+@pytest.mark.backends
 def test_color(host, backend):
     plain = cli(host, backend, "lo", "--color", "never").stdout
     painted = cli(host, backend, "lo", "--color", "always").stdout

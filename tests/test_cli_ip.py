@@ -321,12 +321,14 @@ FORMS = {
 
 
 @pytest.mark.parametrize("form", list(FORMS))
+@pytest.mark.backends
 def test_text_is_ip_addr(place, backend, form):
     args, ip_args = FORMS[form]
     compare(place, backend, args, ip_args)
 
 
 @pytest.mark.parametrize("form", list(FORMS))
+@pytest.mark.backends
 def test_brief_is_ip_br_addr(place, backend, form):
     args, ip_args = FORMS[form]
     compare(place, backend, ("-b", *args), ("-br", *ip_args), brief=True)
@@ -336,6 +338,7 @@ def _names(place):
     return [link["ifname"] for link in json.loads(ip_text(place, "-j", "link", "show"))]
 
 
+@pytest.mark.backends
 def test_one_interface_is_ip_addr_show_dev(place, backend):
     cases = []
     for name in _names(place):
@@ -346,6 +349,7 @@ def test_one_interface_is_ip_addr_show_dev(place, backend):
     compare_many(place, backend, cases)
 
 
+@pytest.mark.backends
 def test_altname_finds_its_interface(odd, backend):
     if backend == "getifaddrs":     # which knows no altnames
         r = odd.run([sys.executable, "-m", "netifc", "i0-second"], capture_output=True,
@@ -358,6 +362,7 @@ def test_altname_finds_its_interface(odd, backend):
     compare(odd, backend, ("-b", "x0-alt"), ("-br", "addr", "show", "dev", "x0-alt"), brief=True)
 
 
+@pytest.mark.backends
 def test_odd_namespace_shows_what_it_was_built_for(odd, backend):
     """The comparisons above can only pass on the odd namespace if netifc
     prints these: they are its reason to exist."""

@@ -20,10 +20,6 @@ if not hasattr(_netifc, "_routes"):
     pytest.skip("routes are read on Linux only", allow_module_level=True)
 
 
-@pytest.fixture(autouse=True)
-def backend():
-    """The CLI takes the default backend: each test runs once."""
-
 
 @pytest.fixture(scope="module")
 def rtlab():

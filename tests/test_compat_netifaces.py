@@ -34,15 +34,9 @@ if not hasattr(_netifc, "_routes"):
 RENAMED = "vbytes0"
 
 
-@pytest.fixture(params=["netlink", "netlink-nostrict"], autouse=True)
-def backend(request):
-    """ifaddresses() asks for one link: with the kernel's strict checking, and
-    without (the addresses filtered in C)."""
-    _netifc._set_backend("netlink", 1 if request.param == "netlink-nostrict" else 0)
-    try:
-        yield request.param
-    finally:
-        _netifc._set_backend(os.environ.get("NETIFC_BACKEND", ""), 0)
+# ifaddresses() asks for one link: with the kernel's strict checking, and
+# without (the addresses filtered in C).
+pytestmark = pytest.mark.backends("netlink", "netlink-nostrict")
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,8 @@ import pytest
 import netifc
 from nslab import ip_addrs, ip_groups, ip_links
 
+pytestmark = pytest.mark.backends    # every test, on every backend (conftest.py)
+
 FAMILY = {"inet": socket.AF_INET, "inet6": socket.AF_INET6}
 GO_FLAG = {"UP": netifc.Flags.UP, "BROADCAST": netifc.Flags.BROADCAST,
            "LOOPBACK": netifc.Flags.LOOPBACK, "POINTOPOINT": netifc.Flags.POINTTOPOINT,

@@ -12,27 +12,12 @@ import pytest
 
 import netifc
 from netifc import _netifc
-from conftest import require_namespaces
+from conftest import BACKENDS, MORE_PATHS, require_namespaces
 from nslab import Netns, in_new_thread
 
-# Every backend, and the link settings' ioctl path.
-PATHS = {
-    "netlink": ("netlink", 0),
-    "netlink-nostrict": ("netlink", 1),
-    "netlink-ioctl": ("netlink", 8),       # link settings by SIOCETHTOOL, not ethtool netlink
-    "getifaddrs": ("getifaddrs", 0),
-}
+# Every backend, and the link settings' ioctl path (SIOCETHTOOL, not ethtool netlink).
+pytestmark = pytest.mark.backends("netlink", "netlink-nostrict", "netlink-ioctl", "getifaddrs")
 WRAP = 2 ** 32      # the getifaddrs backend's counters are the kernel's 32-bit ones
-
-
-@pytest.fixture(params=list(PATHS), autouse=True)
-def backend(request):
-    name, options = PATHS[request.param]
-    _netifc._set_backend(name, options)
-    try:
-        yield request.param
-    finally:
-        _netifc._set_backend(os.environ.get("NETIFC_BACKEND", ""), 0)
 
 
 # /proc/net/dev's columns, each the sum of these counters (the kernel's
@@ -225,6 +210,65 @@ def test_a_vanished_interfaces_counters_raise(backend, pair):
         assert "ctgone" not in {c.ifname for c in netifc.counters()}
 
 
+def names_agree(ns):
+    """counters() names each link as ip -j link and /proc/net/dev do, at one moment."""
+    got = {(c.index, c.name) for c in netifc.counters()}
+    links = {(l["ifindex"], l["ifname"]) for l in ns.ipj("link")}
+    assert got == links, (got ^ links)
+    assert {name for _, name in got} == set(proc_net_dev())
+
+
+def test_counters_names_follow_renames_and_removals(backend, pair):
+    """The names kept between calls follow every rename, new link and
+    removal, and a burst of changes larger than the kernel will queue."""
+    a, _ = pair
+    with a.entered():
+        names_agree(a)
+        a.batch([f"link add ctr{i} type veth peer name ctq{i}" for i in range(4)])
+        names_agree(a)
+        for turn in range(3):   # renamed one way and back: each call sees the last name
+            a.batch([f"link set ctr{i} name ctn{i}" for i in range(4)])
+            names_agree(a)
+            a.batch([f"link set ctn{i} name ctr{i}" for i in range(4)])
+            names_agree(a)
+        a.batch(["link del ctr1", "link set ctr2 name ctn2",
+                 "link add ctr5 type veth peer name ctq5"])
+        names_agree(a)
+        # Many more notifications than a socket's queue holds: some are lost.
+        renames = [("ctr0", "ct0x")] + [(f"ct{j % 2}x", f"ct{(j + 1) % 2}x") for j in range(400)]
+        a.batch([f"link set {old} name {new}" for old, new in renames] +
+                [f"link set ctq{i} name ctp{i}" for i in (0, 3)])
+        names_agree(a)
+        a.batch(["link del ct0x", "link del ctp3", "link del ctn2", "link del ctr5"])
+        names_agree(a)
+
+
+def test_counters_names_survive_fork(backend, pair):
+    """A child of a process that has called counters() shares nothing with
+    it: the parent's names still follow a rename the child makes."""
+    a, _ = pair
+    with a.entered():
+        a.ip("link", "add", "ctf0", "type", "veth", "peer", "name", "ctf1")
+        try:
+            names_agree(a)
+            pid = os.fork()
+            if pid == 0:    # the child: a call of its own, a rename, another call
+                code = 1
+                try:
+                    netifc.counters()
+                    a.ip("link", "set", "ctf0", "name", "ctf2")
+                    code = 0 if "ctf2" in {c.name for c in netifc.counters()} else 2
+                finally:
+                    os._exit(code)
+            _, status = os.waitpid(pid, 0)
+            assert os.waitstatus_to_exitcode(status) == 0
+            names_agree(a)
+            assert "ctf2" in {c.name for c in netifc.counters()}
+        finally:
+            a.ip("link", "del", "ctf2", check=False)
+            a.ip("link", "del", "ctf0", check=False)
+
+
 def test_counters_in_a_thread_follow_its_namespace(backend, pair):
     a, b = pair
 
@@ -287,7 +331,7 @@ def test_link_settings_of_a_vanished_interface_raise(backend, pair):
 # ---- netifc -s ---------------------------------------------------------------
 
 def cli(ns, backend, *args):
-    name, options = PATHS[backend]
+    name, options = {**BACKENDS, **MORE_PATHS}[backend]
     code = ("import sys, netifc._netifc as m; m._set_backend(sys.argv[1], int(sys.argv[2]));"
             "from netifc.__main__ import main; sys.exit(main(sys.argv[3:]))")
     return ns.run([sys.executable, "-c", code, name, str(options), *args], capture_output=True,

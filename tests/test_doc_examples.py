@@ -61,11 +61,6 @@ CONSOLE = re.compile(r"\.\. code-block:: console\n\n((?:(?:    .*)?\n)+)")
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
-@pytest.fixture(autouse=True)
-def backend():
-    """The examples run once, on the default backend, not once per backend."""
-    yield None
-
 
 def console_examples(text):
     """[(line number, command, expected output)] of the page's console blocks."""

@@ -12,11 +12,6 @@ TEST_CMD = ("python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && "
             ".venv/bin/python -m pytest")
 
 
-@pytest.fixture(autouse=True)
-def backend():
-    """Text only: each test runs once, not once per backend."""
-    yield None
-
 
 def readme_commands():
     """The first line of each literal block (``::``), after pip's own."""

@@ -16,11 +16,6 @@ FLAG_CLASSES = (netifc.Flags, netifc.AddrFlags, netifc.Addr6Flags)
 SPECS = ("x", "#x", "X", "#06x", "d", "b", "o", "08b", ">6", "<6", "^7", "+d", ",", "_x", "n")
 
 
-@pytest.fixture(autouse=True)
-def backend():
-    """The flag types do not depend on the backend; the one test that reads
-    addresses runs against each backend itself."""
-
 
 @pytest.mark.parametrize("cls", FLAG_CLASSES)
 @pytest.mark.parametrize("spec", SPECS)

@@ -3,6 +3,8 @@ requests, its two sockets.  The links come from iproute2."""
 import errno
 import os
 import re
+import shutil
+import subprocess
 import sys
 import threading
 
@@ -17,11 +19,6 @@ from netifc import _floor  # noqa: E402
 
 TIMERS = {"fresh": _floor.fresh, "kept": _floor.kept}
 
-
-@pytest.fixture(autouse=True)
-def backend():
-    """The floor has no backend: each test runs once, not once per backend."""
-    yield None
 
 
 @pytest.fixture(scope="module")
@@ -47,11 +44,71 @@ def requests(lo, links):
     }
 
 
-@pytest.mark.parametrize("timer", TIMERS)
-def test_every_op_takes_time(timer, lo, links):
-    for op, args in requests(lo, links).items():
-        ns = TIMERS[timer](op, 50, *args)
-        assert isinstance(ns, float) and ns > 0, (op, ns)
+# A child that makes one benchmark's calls between markers (getppid): netifc's
+# body ROUNDS times, after two calls that make its kept socket; then the
+# floor's kept timer, ROUNDS rounds with the namespace check.
+CHILD = r"""
+import os, sys
+from netifc import _floor, bench
+lo = bench.loopback()
+body, request = bench.bodies(lo)[sys.argv[1]], bench.floor_requests(lo)[sys.argv[1]]
+body(); body()
+os.getppid()
+for _ in range(int(sys.argv[2])):
+    body()
+os.getppid()
+_floor.kept(request[0], int(sys.argv[2]), *request[1:], nscheck=True)
+os.getppid()
+"""
+ROUNDS = 3
+CALL = re.compile(r"^(\w+)\((?:\d+, )?(.*)\) += ")
+SEQ = re.compile(r"nlmsg_seq=\d+")
+
+
+def what_is_asked(name):
+    """The requests of netifc's body and of the floor, as strace decodes
+    them: each netlink message sent (its sequence number left out), each
+    ioctl with what it names, each readlinkat; descriptors left out.  The floor's first
+    readlinkat, which reads the namespace before its clock starts, is dropped."""
+    if not shutil.which("strace"):
+        if os.environ.get("CI"):
+            pytest.fail("CI must run the floor's request test: strace is missing")
+        pytest.skip("the floor's request test needs strace")
+    r = subprocess.run(["strace", "-qq", "-e", "signal=none", "-s", "65536",
+                        "-e", "trace=getppid,sendto,sendmsg,ioctl,readlinkat",
+                        sys.executable, "-c", CHILD, name, str(ROUNDS)],
+                       capture_output=True, text=True, check=True)
+    parts, seen = [], []
+    for line in r.stderr.splitlines():
+        m = CALL.match(line)
+        if not m:
+            continue
+        call, rest = m.group(1), m.group(2)
+        if call == "getppid":
+            parts.append(seen)
+            seen = []
+            continue
+        seen.append((call, SEQ.sub("nlmsg_seq=N", rest)))
+    assert len(parts) == 3, r.stderr[-2000:]
+    ours, floor = parts[1], parts[2]
+    assert floor[:1] and floor[0][0] == "readlinkat", floor[:3]
+    return ours, floor[1:]
+
+
+@pytest.mark.parametrize("name", ["BenchmarkInterfaces", "BenchmarkInterfaceByIndex",
+                                  "BenchmarkInterfaceByName", "BenchmarkInterfaceAddrs",
+                                  "BenchmarkInterfacesAndAddrs",
+                                  "BenchmarkInterfacesAndMulticastAddrs", "Snapshot",
+                                  "Routes", "RouteGet", "Counters", "InterfaceCounters"])
+def test_the_floor_asks_what_netifc_asks(name):
+    """Each bench row's kept floor with the namespace check makes, round for
+    round, the very requests netifc's call makes: the same netlink messages,
+    the same ioctls, the same namespace check."""
+    ours, floor = what_is_asked(name)
+    sent = [r for r in ours if r[0] in ("sendto", "sendmsg")]
+    assert len(sent) >= ROUNDS, ours
+    assert [r[0] for r in ours].count("readlinkat") == ROUNDS, ours
+    assert ours == floor
 
 
 @pytest.mark.parametrize("timer", TIMERS)
@@ -99,6 +156,8 @@ BAD = [
     (("links",), {}, TypeError, None),
     ((), {}, TypeError, None),
     (("links", 1), {"bogus": 1}, TypeError, "bogus"),
+    (("links", 1, 0, None, (), True), {}, TypeError, None),     # nscheck: keyword only
+    (("link_counters", 1), {}, ValueError, "needs a link index"),
 ]
 
 
@@ -112,7 +171,8 @@ def test_bad_arguments(timer, args, kwargs, exc, part):
 def test_keywords_and_signature(lo):
     import inspect
     for fn in TIMERS.values():
-        assert list(inspect.signature(fn).parameters) == ["op", "n", "index", "name", "zones"]
+        assert list(inspect.signature(fn).parameters) == ["op", "n", "index", "name", "zones",
+                                                          "nscheck"]
         assert fn(op="link_index", n=3, index=lo["index"]) > 0
 
 

@@ -18,14 +18,14 @@ import pytest
 
 import netifc
 from conftest import require_namespaces
-from nslab import Netns, in_new_thread, ip_addrs, ip_groups, ip_links
+from nslab import Netns, in_new_thread, ip_addrs, ip_groups, ip_links, printed_until
 
 TIMEOUT = 10        # seconds any one wait may take before the test fails
 
 
 @pytest.fixture(autouse=True)
-def backend():
-    """Live tables read with netlink whatever the backend: each test runs once."""
+def netlink_backend():
+    """Live tables read with netlink whatever the default backend: each test runs once."""
     netifc._netifc._set_backend("netlink", 0)
     yield "netlink"
     netifc._netifc._set_backend(os.environ.get("NETIFC_BACKEND", ""), 0)
@@ -730,9 +730,12 @@ def test_no_netlink_names_the_platform(monkeypatch):
 
 # ---- netifc --watch -------------------------------------------------------------------
 
-def subscribed(pid):
-    """True once process pid holds a netlink socket subscribed to link events
-    (its row in /proc/PID/net/netlink shows the groups)."""
+RTMGRP_LINK, RTMGRP_IPV4_IFADDR = 0x1, 0x10
+
+
+def subscribed(pid, groups=RTMGRP_LINK):
+    """True once process pid holds a netlink socket subscribed to one of
+    groups (its row in /proc/PID/net/netlink shows the groups)."""
     inodes = set()
     try:
         for fd in os.listdir(f"/proc/{pid}/fd"):
@@ -742,8 +745,8 @@ def subscribed(pid):
                     inodes.add(int(target[8:-1]))
         with open(f"/proc/{pid}/net/netlink") as f:
             head = f.readline().split()
-            groups, inode = head.index("Groups"), head.index("Inode")
-            return any(int(cols[inode]) in inodes and int(cols[groups], 16) & 1
+            at, inode = head.index("Groups"), head.index("Inode")
+            return any(int(cols[inode]) in inodes and int(cols[at], 16) & groups
                        for cols in (line.split() for line in f))
     except OSError:
         return False
@@ -781,8 +784,10 @@ def test_watch_cli_json(ns):
     ns.ip("addr", "add", "192.0.2.7/24", "dev", "j0")
     ns.ip("link", "set", "j0", "mtu", "1400")
     ns.ip("addr", "del", "192.0.2.7/24", "dev", "j0")
-    time.sleep(0.3)
-    lines = [json.loads(line) for line in stop(p).splitlines()]
+    # Until the last change is printed (events come in order).
+    seen, rest = printed_until(p, lambda lines: any(
+        json.loads(line)["event"] == "addr_removed" for line in lines), TIMEOUT)
+    lines = [json.loads(line) for line in seen + (rest + stop(p)).splitlines()]
     assert [(d["event"], d.get("index"), d.get("addr", {}).get("address")) for d in lines
             if d["event"].startswith("addr")] == \
         [("addr_added", index, "192.0.2.7"), ("addr_removed", index, "192.0.2.7")]
@@ -799,14 +804,20 @@ def test_watch_cli_text_as_ip_monitor(ns):
     p = watch_cli(ns, "t0")
     mon = subprocess.Popen(["ip", "-n", ns.name, "monitor", "address"], stdout=subprocess.PIPE,
                            text=True)
-    time.sleep(0.3)
+    deadline = time.monotonic() + TIMEOUT
+    while not subscribed(mon.pid, RTMGRP_IPV4_IFADDR):
+        assert time.monotonic() < deadline and mon.poll() is None, "ip monitor did not start"
+        time.sleep(0.02)
     ns.ip("addr", "add", "192.0.2.8/24", "brd", "+", "dev", "t0")
     ns.ip("addr", "add", "198.51.100.1/24", "dev", "t1")   # another link: not shown
     ns.ip("addr", "del", "192.0.2.8/24", "dev", "t0")
-    time.sleep(0.3)
+    # Until each has printed the removal, the last change it shows.
+    removed = lambda lines: any(line.startswith("Deleted ") for line in lines)  # noqa: E731
+    seen_mon, rest_mon = printed_until(mon, removed, TIMEOUT)
+    seen_ours, rest_ours = printed_until(p, removed, TIMEOUT)
     mon.terminate()
-    theirs = mon.communicate(timeout=TIMEOUT)[0].splitlines()
-    ours = stop(p).splitlines()
+    theirs = seen_mon + (rest_mon + mon.communicate(timeout=TIMEOUT)[0]).splitlines()
+    ours = seen_ours + (rest_ours + stop(p)).splitlines()
     records = []        # ip's lines, one list per event
     for line in theirs:
         if not line.startswith(" "):

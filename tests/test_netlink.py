@@ -20,6 +20,8 @@ from conftest import require_namespaces
 from nslab import (REPORTS, Netns, in_new_thread, netlink_ports, own_netlink_ports,
                    socket_inodes)
 
+pytestmark = pytest.mark.backends    # every test, on every backend (conftest.py)
+
 # Backends that keep one netlink socket per thread across calls.
 KEEPS_SOCKET = ("netlink", "netlink-procmcast4", "netlink-procmcast")
 

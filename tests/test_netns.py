@@ -17,7 +17,8 @@ import pytest
 
 import netifc
 from conftest import BACKENDS, require_namespaces
-from nslab import (Host, Netns, in_new_thread, ip_addrs, ip_groups, ip_links, socket_inodes)
+from nslab import (Host, Netns, in_new_thread, ip_addrs, ip_groups, ip_links, printed_until,
+                   socket_inodes)
 from test_cli_ip import compare
 from test_conformance import check_addr, check_link
 
@@ -64,17 +65,10 @@ def nets():
             ns.delete()
 
 
-@pytest.fixture(params=[k for k, (name, _) in BACKENDS.items() if name == "netlink"],
-                autouse=True)
-def backend(request):
-    """A NetNS needs the netlink backend: every test runs on each of its paths
-    (the getifaddrs backend's refusal is a test of its own)."""
-    name, fallbacks = BACKENDS[request.param]
-    netifc._netifc._set_backend(name, fallbacks)
-    try:
-        yield request.param
-    finally:
-        netifc._netifc._set_backend(os.environ.get("NETIFC_BACKEND", ""), 0)
+# A NetNS needs the netlink backend: every test runs on each of its paths
+# (the getifaddrs backend's refusal is a test of its own).
+pytestmark = pytest.mark.backends("netlink", "netlink-nostrict", "netlink-procmcast4",
+                                  "netlink-procmcast")
 
 
 def addr_key(a):
@@ -500,9 +494,11 @@ def test_cli_watch_in_a_namespace(nets, backend):
             time.sleep(0.05)
         ns.ip("addr", "add", "192.0.2.77/24", "dev", "a0")
         ns.ip("addr", "del", "192.0.2.77/24", "dev", "a0")
-        time.sleep(0.3)
+        seen, rest = printed_until(p, lambda lines: any(
+            json.loads(line)["event"] == "addr_removed" for line in lines), TIMEOUT)
         p.send_signal(2)
         out, err = p.communicate(timeout=TIMEOUT)
+        out = "\n".join(seen + [rest + out])
     finally:
         p.kill()
     assert p.returncode == 0, err

@@ -15,10 +15,6 @@ import netifc
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(autouse=True)
-def backend():
-    """Nothing here depends on the backend: each test runs once."""
-
 
 def run_python(code, cwd, env=None, *args):
     """python -c code in cwd (first on sys.path there), with NETIFC_BACKEND unset

@@ -36,14 +36,8 @@ TYPE_NUMBERS = {"unicast": 1, "local": 2, "broadcast": 3, "anycast": 4, "multica
 PREF_NUMBERS = {"medium": 0, "high": 1, "low": 3}
 
 
-@pytest.fixture(params=["netlink", "netlink-nostrict"], autouse=True)
-def backend(request):
-    """Routes always come from rtnetlink: with strict checking, and without."""
-    _netifc._set_backend("netlink", 1 if request.param == "netlink-nostrict" else 0)
-    try:
-        yield request.param
-    finally:
-        _netifc._set_backend(os.environ.get("NETIFC_BACKEND", ""), 0)
+# Routes always come from rtnetlink: with strict checking, and without.
+pytestmark = pytest.mark.backends("netlink", "netlink-nostrict")
 
 
 def protocol_numbers():

@@ -19,10 +19,6 @@ SAMPLE = HERE / "typing_sample.py"
 PACKAGE_PARENT = pathlib.Path(netifc.__file__).resolve().parent.parent
 
 
-@pytest.fixture(autouse=True)
-def backend():
-    """Nothing here depends on the backend: each test runs once."""
-
 
 def mypy_argv(*args):
     try:

@@ -32,11 +32,6 @@ ARPHRD = {1: "ether", 772: "loopback"}
 WINE_LIFETIME = 60000                              # what Wine 8 says of every address
 
 
-@pytest.fixture(autouse=True)
-def backend():
-    """Not the extension's backends: one run of the driver per place."""
-    yield "windows"
-
 
 def tool(*names):
     for name in names:

@@ -334,8 +334,12 @@ static int forge_multicast(void)
  */
 static int watch_in_own_netns(void)
 {
+	struct netifc_addr solicited = { .family = AF_INET6, .local = { 0xff, 2, [11] = 1, 0xff, 0, 0, 1 } };
+	struct netifc_addr all_nodes = { .family = AF_INET6, .local = { 0xff, 2, [15] = 1 } };
+	struct netifc_addrs lo = { 0 }, none = { 0 };
+	struct netifc_call call = { 0 };
 	struct nl_events ev = { 0 };
-	struct nl_watch w;
+	struct nl_watch w, bare;
 	pid_t pid;
 	int status;
 	size_t i, links = 0;
@@ -344,7 +348,10 @@ static int watch_in_own_netns(void)
 		printf("core_check: watch checks skipped: unshare(CLONE_NEWNET): %s\n", strerror(errno));
 		return 0;
 	}
-	expect(nl_watch_open(&w, -1), 0, "nl_watch_open");
+	expect(nl_watch_open(&bare, -1, 0), 0, "nl_watch_open without the optional groups");
+	expect((int)bare.groups, 0, "no optional group joined when none is asked for");
+	nl_watch_free(&bare);
+	expect(nl_watch_open(&w, -1, NL_WATCH_MCAST4 | NL_WATCH_MCAST6), 0, "nl_watch_open");
 	expect(nl_watch_read(&w, &ev), 0, "read with nothing pending");
 	expect((int)(ev.n + ev.lost), 0, "nothing pending: no event");
 	expect(set_lo_up(), 0, "lo up");
@@ -358,6 +365,13 @@ static int watch_in_own_netns(void)
 	expect(forge_multicast(), 0, "forged multicast sent");
 	expect(nl_watch_read(&w, &ev), 0, "read after forged multicast");
 	expect((int)(ev.n + ev.lost), 0, "forged multicast: no event");
+	expect(nl_watch_link_addrs(&call, NETIFC_UNICAST, 1, "lo", &lo), 0, "lo's addresses asked");
+	expect(lo.n >= 1 && lo.v[0].index == 1, 1, "lo's addresses: lo's");
+	expect(nl_watch_link_addrs(&call, NETIFC_UNICAST, 999, "gone0", &none), 0, "a link gone");
+	expect((int)none.n, 0, "a link gone has no addresses");
+	expect(nl_watch_solicited(&solicited), 1, "ff02::1:ff00:1 is a solicited-node group");
+	expect(nl_watch_solicited(&all_nodes), 0, "ff02::1 is not");
+	netifc_addrs_free(&lo);
 	pid = fork();
 	if (pid == 0)
 		_exit(w.fd == -1 && nl_watch_read(&w, &ev) == -EBADF ? 0 : 1);

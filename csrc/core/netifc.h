@@ -102,6 +102,7 @@ enum netifc_kind { NETIFC_UNICAST, NETIFC_MULTICAST };
 #define NETIFC_NO_NL_MCAST4 2u          /* IPv4 groups from /proc/net/igmp */
 #define NETIFC_NO_NL_MCAST 4u           /* all groups from /proc/net/igmp{,6} */
 #define NETIFC_NO_ETHTOOL_NL 8u         /* link settings by the SIOCETHTOOL ioctl */
+#define NETIFC_NO_WATCH_MCAST 16u       /* live tables: as on a kernel that tells of no groups */
 
 struct netifc_ns;       /* another network namespace (netns.h, Linux) */
 
@@ -158,6 +159,8 @@ void netifc_links_truncate(struct netifc_links *t, size_t n);
 void netifc_links_free(struct netifc_links *t);
 void netifc_addrs_free(struct netifc_addrs *t);
 struct netifc_counters *netifc_counters_push(struct netifc_counters_table *t);
+/* Room for more records without growing again: 0 or -ENOMEM. */
+int netifc_counters_reserve(struct netifc_counters_table *t, size_t more);
 void netifc_counters_free(struct netifc_counters_table *t);
 
 /* Shared address rules (addr.c). */

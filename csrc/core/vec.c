@@ -110,6 +110,11 @@ struct netifc_counters *netifc_counters_push(struct netifc_counters_table *t)
 	return netifc_vec_push((void **)&t->v, &t->n, &t->cap, sizeof *t->v);
 }
 
+int netifc_counters_reserve(struct netifc_counters_table *t, size_t more)
+{
+	return grow((void **)&t->v, &t->n, &t->cap, sizeof *t->v, more) ? 0 : -ENOMEM;
+}
+
 void netifc_counters_free(struct netifc_counters_table *t)
 {
 	free(t->v);

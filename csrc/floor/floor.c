@@ -4,16 +4,21 @@
  * no records built.  Two sockets: a fresh one for each round, or one kept
  * for every round with NETLINK_GET_STRICT_CHK on, as netifc keeps a socket
  * per thread (both opened, connected and read by the same netlink/io.c).
+ * The requests are built by the same functions as netifc's.
  */
+#define _GNU_SOURCE             /* O_PATH */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <sys/socket.h>
 #include <linux/rtnetlink.h>
 
 #include "floor/floor.h"
 #include "netlink/io.h"
 #include "netlink/route_parse.h"
+#include "netlink/stats_parse.h"
 
 static int discard(uint16_t type, const uint8_t *p, size_t len, void *ctx)
 {
@@ -71,6 +76,14 @@ static int ask_routes(struct nl_sock *s, const struct netifc_floor *f)
 	return r ? r : ask_names(s, f);
 }
 
+static int ask_stats(struct nl_sock *s, int32_t index)
+{
+	struct nl_stats_req q;
+
+	netifc_stats_request(&q, index);
+	return ask(s, &q.h);
+}
+
 /* One round of op's requests on s: 0, NL_ERR_CUT or a negative errno. */
 static int once(struct nl_sock *s, const struct netifc_floor *f)
 {
@@ -97,6 +110,10 @@ static int once(struct nl_sock *s, const struct netifc_floor *f)
 	case FLOOR_ROUTES:
 	case FLOOR_ROUTE_GET:
 		return ask_routes(s, f);
+	case FLOOR_COUNTERS:
+		return ask_stats(s, 0);
+	case FLOOR_LINK_COUNTERS:
+		return ask_stats(s, f->index);
 	}
 	return -EINVAL;
 }
@@ -127,21 +144,52 @@ static int round_on(struct nl_sock *s, const struct netifc_floor *f)
 	return -EBUSY;
 }
 
+/* The thread's namespace, "net:[inode]", read through its link as netifc reads it. */
+static int ns_id(int link, char *id, size_t size)
+{
+	ssize_t n = readlinkat(link, "", id, size - 1);
+
+	if (n <= 0)
+		return n < 0 ? -errno : -EIO;
+	id[n] = 0;
+	return 0;
+}
+
+static int same_ns(int link, const char *was)
+{
+	char id[48];
+	int r = ns_id(link, id, sizeof id);
+
+	return r < 0 ? r : strcmp(id, was) ? -ESTALE : 0;
+}
+
 int netifc_floor_run(const struct netifc_floor *f, long n, double *ns_per_op)
 {
 	struct nl_sock s = { .fd = -1 };
 	struct timespec a, b;
+	char was[48];
 	long i;
-	int r = 0;
+	int link = -1, r = 0;
 
+	if (f->nscheck) {
+		link = open("/proc/thread-self/ns/net", O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (link < 0)
+			return -errno;
+		if ((r = ns_id(link, was, sizeof was)) < 0)
+			goto done;
+	}
 	if (f->socket == FLOOR_KEPT && (r = nl_open(&s, 1, 0)) < 0)
-		return r;
+		goto done;
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	for (i = 0; i < n && r == 0; i++)
-		r = round_on(&s, f);
+		if (!f->nscheck || (r = same_ns(link, was)) == 0)
+			r = round_on(&s, f);
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	nl_close(&s);
 	*ns_per_op = ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) /
 		     (double)(n > 0 ? n : 1);
+done:
+	nl_close(&s);
+	if (link >= 0)
+		close(link);
 	return r;
 }

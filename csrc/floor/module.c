@@ -22,13 +22,16 @@ static const char *const op_names[] = {
 	[FLOOR_SNAPSHOT] = "snapshot",
 	[FLOOR_ROUTES] = "routes",
 	[FLOOR_ROUTE_GET] = "route_get",
+	[FLOOR_COUNTERS] = "counters",
+	[FLOOR_LINK_COUNTERS] = "link_counters",
 };
 #define N_OPS (sizeof op_names / sizeof *op_names)
 
 /* The ops that ask about one link by index; link_name needs a name. */
 static int needs_index(enum floor_op op)
 {
-	return op == FLOOR_LINK_INDEX || op == FLOOR_LINK_ADDRS || op == FLOOR_LINK_GROUPS;
+	return op == FLOOR_LINK_INDEX || op == FLOOR_LINK_ADDRS || op == FLOOR_LINK_GROUPS ||
+	       op == FLOOR_LINK_COUNTERS;
 }
 
 static int parse_op(PyObject *obj, enum floor_op *op)
@@ -45,7 +48,8 @@ static int parse_op(PyObject *obj, enum floor_op *op)
 		}
 	PyErr_Format(PyExc_ValueError,
 		     "unknown floor op %R: links, link_index, link_name, addrs, "
-		     "link_addrs, link_groups, snapshot, routes or route_get", obj);
+		     "link_addrs, link_groups, snapshot, routes, route_get, counters "
+		     "or link_counters", obj);
 	return -1;
 }
 
@@ -98,16 +102,17 @@ done:
 
 static PyObject *run(enum floor_socket sock, PyObject *args, PyObject *kw)
 {
-	static char *kwlist[] = { "op", "n", "index", "name", "zones", NULL };
+	static char *kwlist[] = { "op", "n", "index", "name", "zones", "nscheck", NULL };
 	struct netifc_floor f = { .socket = sock };
 	PyObject *op, *name = Py_None, *zones = NULL;
 	int32_t *idx = NULL;
 	double ns = 0;
 	long n;
-	int index = 0, r;
+	int index = 0, nscheck = 0, r;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, sock == FLOOR_KEPT ? "Ul|iOO:kept" : "Ul|iOO:fresh",
-					 kwlist, &op, &n, &index, &name, &zones))
+	if (!PyArg_ParseTupleAndKeywords(args, kw,
+					 sock == FLOOR_KEPT ? "Ul|iOO$p:kept" : "Ul|iOO$p:fresh", kwlist,
+					 &op, &n, &index, &name, &zones, &nscheck))
 		return NULL;
 	if (parse_op(op, &f.op) < 0)
 		return NULL;
@@ -132,6 +137,7 @@ static PyObject *run(enum floor_socket sock, PyObject *args, PyObject *kw)
 		return NULL;
 	f.index = index;
 	f.zones = idx;
+	f.nscheck = nscheck;
 	Py_BEGIN_ALLOW_THREADS
 	r = netifc_floor_run(&f, n, &ns);
 	Py_END_ALLOW_THREADS
@@ -157,19 +163,23 @@ static PyObject *m_kept(PyObject *m, PyObject *args, PyObject *kw)
 
 #define ARGS_DOC \
 	"op is links, link_index, link_name, addrs, link_addrs, link_groups or\n" \
-	"snapshot (or routes: the main table; route_get: the route to 127.0.0.1);\n" \
-	"index is the link of link_index, link_addrs and link_groups, name the\n" \
-	"link of link_name, zones the links addrs and the routes ask the names of.\n" \
+	"snapshot (or routes: the main table; route_get: the route to 127.0.0.1;\n" \
+	"counters: every link's RTM_GETSTATS; link_counters: one link's); index\n" \
+	"is the link of link_index, link_addrs, link_groups and link_counters,\n" \
+	"name the link of link_name, zones the links addrs and the routes ask the\n" \
+	"names of.  nscheck: each round also reads the thread's network namespace\n" \
+	"and compares it with the one the run started in, as netifc checks its\n" \
+	"kept socket on every call.\n" \
 	"Raises ValueError or TypeError for bad arguments, OSError when the\n" \
 	"kernel refuses a request."
 
 static PyMethodDef floor_methods[] = {
 	{"fresh", (PyCFunction)(void (*)(void))m_fresh, METH_VARARGS | METH_KEYWORDS,
-	 "fresh($module, /, op, n, index=0, name=None, zones=())\n--\n\n"
+	 "fresh($module, /, op, n, index=0, name=None, zones=(), *, nscheck=False)\n--\n\n"
 	 "Mean ns of one round of op's requests, n rounds, each on a socket\n"
 	 "opened for it.\n\n" ARGS_DOC},
 	{"kept", (PyCFunction)(void (*)(void))m_kept, METH_VARARGS | METH_KEYWORDS,
-	 "kept($module, /, op, n, index=0, name=None, zones=())\n--\n\n"
+	 "kept($module, /, op, n, index=0, name=None, zones=(), *, nscheck=False)\n--\n\n"
 	 "Mean ns of one round of op's requests, n rounds, all on one socket\n"
 	 "with NETLINK_GET_STRICT_CHK on, opened before the clock starts.\n\n" ARGS_DOC},
 	{NULL, NULL, 0, NULL},

@@ -125,7 +125,24 @@ static ssize_t nl_recv(struct nl_sock *s, uint32_t *sender)
 	return n;
 }
 
+/* A datagram of the reply itself: the kernel puts no notification in one. */
+static int of_reply(const struct nl_walk *w, const uint8_t *buf, size_t len)
+{
+	struct nlmsghdr h;
+
+	if (len < sizeof h)
+		return 0;
+	memcpy(&h, buf, sizeof h);
+	return h.nlmsg_seq == w->seq && h.nlmsg_pid == w->portid;
+}
+
 int nl_talk(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx)
+{
+	return nl_talk_heard(s, req, cb, ctx, NULL, NULL);
+}
+
+int nl_talk_heard(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx,
+		  nl_heard_fn heard, void *heard_ctx)
 {
 	struct nl_walk w = { .dump = !!(req->nlmsg_flags & NLM_F_DUMP), .cb = cb, .ctx = ctx };
 	uint32_t sender;
@@ -151,6 +168,9 @@ int nl_talk(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx)
 			s->want = (size_t)n;
 			return NL_ERR_CUT;
 		}
+		if (heard && !of_reply(&w, s->buf, (size_t)n) &&
+		    (r = heard(heard_ctx, s->buf, (size_t)n)) < 0)
+			return r;
 		r = nl_walk(&w, s->buf, (size_t)n);
 	} while (r == NL_MORE);
 	if (w.ended)

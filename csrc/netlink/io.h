@@ -56,6 +56,16 @@ int nl_talk(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx);
  */
 int nl_link_name(int fd, int32_t index, char name[NETIFC_NAMESIZ]);
 
+/*
+ * nl_talk on a socket that is also subscribed to notification groups:
+ * every datagram of the kernel's read that is not the reply's (the
+ * notifications queued before or among the reply's datagrams) is handed
+ * whole to heard (its error ends the call, the socket dirty).
+ */
+typedef int (*nl_heard_fn)(void *ctx, const uint8_t *buf, size_t len);
+int nl_talk_heard(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx,
+		  nl_heard_fn heard, void *heard_ctx);
+
 /* An RTM_GETLINK request: a dump, one link by index, or (name) one by name. */
 struct nl_link_req {
 	struct nlmsghdr h;

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "netlink/names.h"
 #include "netlink/netns.h"
 #include "netlink/socket.h"
 
@@ -27,6 +28,7 @@ struct cached {
 	int nslink;             /* this thread's /proc/.../ns/net link (O_PATH) */
 	int own_fd;             /* a socket made for one call, while it is open */
 	char ns[48];            /* "net:[inode]" the socket was made in */
+	struct nl_names *names; /* its namespace's link names, once asked for */
 	struct cached *next, *prev;
 };
 
@@ -42,6 +44,8 @@ static void forget(struct cached *c)
 	if (c->s.fd >= 0)
 		nl_close(&c->s);
 	c->s.fd = -1;
+	nl_names_free(c->names);
+	c->names = NULL;
 }
 
 static void unlink_record(struct cached *c)
@@ -228,4 +232,18 @@ void nl_put(struct netifc_ns *ns, struct nl_sock *s, struct nl_sock *own)
 	}
 	if (c)
 		pthread_mutex_unlock(&lock);
+}
+
+struct nl_names *nl_kept_names(struct nl_sock *s)
+{
+	struct cached *c = have_key ? pthread_getspecific(key) : NULL;
+
+	if (!c || s != &c->s || s->fd < 0)
+		return NULL;
+	if (!c->names) {
+		pthread_mutex_lock(&lock);
+		c->names = nl_names_open(s->want);
+		pthread_mutex_unlock(&lock);
+	}
+	return c->names;
 }

@@ -21,4 +21,13 @@ int nl_get(struct netifc_ns *ns, struct nl_sock *own, int strict, size_t want,
 	   struct nl_sock **out);
 void nl_put(struct netifc_ns *ns, struct nl_sock *s, struct nl_sock *own);
 
+/*
+ * When s is the calling thread's kept socket (given by nl_get, in use), the
+ * link names of its namespace with their own socket (netlink/names.h),
+ * opened on first use, kept with s and dropped with it (a dirty s, another
+ * namespace, fork, the thread's end); NULL for any other socket, or when
+ * they cannot be had.
+ */
+struct nl_names *nl_kept_names(struct nl_sock *s);
+
 #endif

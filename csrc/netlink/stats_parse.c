@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <linux/genetlink.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
@@ -32,8 +33,9 @@ int nl_parse_stats(uint16_t type, const uint8_t *p, size_t len, struct netifc_co
 	memcpy(&index, p + 4, sizeof index);    /* after family, pad1, pad2 */
 	if (index <= 0)
 		return -EPROTO;
-	memset(out, 0, sizeof *out);
-	out->index = index;
+	out->index = index;     /* no memset: a table's new record is zeroed already */
+	out->known = 0;
+	out->name[0] = 0;
 	p += STATS_MSG_LEN;
 	while ((r = nl_attr_next(&p, &rem, &a)) > 0) {
 		if (a.type != STATS_LINK_64)
@@ -47,6 +49,17 @@ int nl_parse_stats(uint16_t type, const uint8_t *p, size_t len, struct netifc_co
 		out->known = (uint8_t)(n / 8);
 	}
 	return r < 0 ? r : seen ? 1 : -EPROTO;
+}
+
+void netifc_stats_request(struct nl_stats_req *q, int32_t index)
+{
+	memset(q, 0, sizeof *q);
+	q->h.nlmsg_len = NLMSG_LENGTH(sizeof q->ifsm);
+	q->h.nlmsg_type = RTM_GETSTATS;
+	q->h.nlmsg_flags = NLM_F_REQUEST | (index ? 0 : NLM_F_DUMP);
+	q->ifsm.family = AF_UNSPEC;
+	q->ifsm.ifindex = (uint32_t)index;
+	q->ifsm.filter_mask = IFLA_STATS_FILTER_BIT(IFLA_STATS_LINK_64);
 }
 
 int nl_parse_genl_family(const uint8_t *p, size_t len, uint16_t *id)

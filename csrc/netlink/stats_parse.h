@@ -8,14 +8,26 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
 
 #include "core/netifc.h"
 
 /*
  * An RTM_NEWSTATS payload (struct if_stats_msg, then IFLA_STATS_LINK_64)
- * into *out: 1, 0 when not RTM_NEWSTATS, -EPROTO.  The name is left empty.
+ * into *out: 1, 0 when not RTM_NEWSTATS, -EPROTO.  The name is left empty;
+ * the counters past out->known are not written.
  */
 int nl_parse_stats(uint16_t type, const uint8_t *p, size_t len, struct netifc_counters *out);
+
+/* An RTM_GETSTATS request for the 64-bit link counters only: every link's
+ * (a dump, index 0) or one link's. */
+struct nl_stats_req {
+	struct nlmsghdr h;
+	struct if_stats_msg ifsm;
+};
+
+void netifc_stats_request(struct nl_stats_req *q, int32_t index);
 
 /* A link's speed (Mb/s) and duplex, the ethtool values. */
 #define NETIFC_SPEED_UNKNOWN 0xffffffffu

@@ -82,7 +82,7 @@ static int join(int fd, int group)
 	return setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &group, sizeof group);
 }
 
-static int open_socket(struct nl_watch *w, int netns)
+static int open_socket(struct nl_watch *w, int netns, unsigned groups)
 {
 	static const int required[] = { RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR };
 	struct sockaddr_nl me = { .nl_family = AF_NETLINK };
@@ -104,15 +104,15 @@ static int open_socket(struct nl_watch *w, int netns)
 	for (i = 0; i < sizeof required / sizeof *required; i++)
 		if (join(w->fd, required[i]) < 0)
 			return -errno;
-	if (join(w->fd, RTNLGRP_IPV4_MCADDR_) == 0)
+	if ((groups & NL_WATCH_MCAST4) && join(w->fd, RTNLGRP_IPV4_MCADDR_) == 0)
 		w->groups |= NL_WATCH_MCAST4;
-	if (join(w->fd, RTNLGRP_IPV6_MCADDR_) == 0)
+	if ((groups & NL_WATCH_MCAST6) && join(w->fd, RTNLGRP_IPV6_MCADDR_) == 0)
 		w->groups |= NL_WATCH_MCAST6;
 	setsockopt(w->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);     /* best effort */
 	return 0;
 }
 
-int nl_watch_open(struct nl_watch *w, int netns)
+int nl_watch_open(struct nl_watch *w, int netns, unsigned groups)
 {
 	int r;
 
@@ -122,7 +122,7 @@ int nl_watch_open(struct nl_watch *w, int netns)
 		return -r;
 	pthread_once(&once, init);
 	pthread_mutex_lock(&lock);
-	if ((r = open_socket(w, netns)) < 0 && w->fd >= 0) {
+	if ((r = open_socket(w, netns, groups)) < 0 && w->fd >= 0) {
 		close(w->fd);
 		w->fd = -1;
 	}
@@ -220,6 +220,22 @@ int nl_watch_name(struct nl_watch *w, int32_t index, char name[NETIFC_NAMESIZ])
 	r = w->fd < 0 ? -EBADF : nl_link_name(w->fd, index, name);
 	pthread_mutex_unlock(&w->lock);
 	return r;
+}
+
+int nl_watch_solicited(const struct netifc_addr *g)
+{
+	static const uint8_t prefix[13] = { 0xff, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0xff };
+
+	return g->family == AF_INET6 && !memcmp(g->local, prefix, sizeof prefix);
+}
+
+int nl_watch_link_addrs(struct netifc_call *call, enum netifc_kind kind, int32_t index,
+			const char *name, struct netifc_addrs *out)
+{
+	const struct netifc_backend *b = netifc_backend_find("netlink");
+
+	call->opts = 0;         /* the kernel filters: one request (per family for groups) */
+	return b->addrs(call, kind, index, name, NULL, out);
 }
 
 void nl_watch_close(struct nl_watch *w)

@@ -27,9 +27,10 @@ struct nl_watch {
 
 /*
  * Opens the socket (SOCK_CLOEXEC | SOCK_NONBLOCK) in the network namespace
- * netns (a descriptor; -1: the calling thread's): 0 or a negative errno.
+ * netns (a descriptor; -1: the calling thread's), joining those of the
+ * optional groups in `groups` the kernel has: 0 or a negative errno.
  */
-int nl_watch_open(struct nl_watch *w, int netns);
+int nl_watch_open(struct nl_watch *w, int netns, unsigned groups);
 
 /*
  * Takes every datagram pending, without blocking, and appends its events
@@ -46,6 +47,29 @@ int nl_watch_read(struct nl_watch *w, struct nl_events *ev);
  * namespace), for a zone no table knows: 0, -ENODEV when gone, -errno.
  */
 int nl_watch_name(struct nl_watch *w, int32_t index, char name[NETIFC_NAMESIZ]);
+
+/*
+ * What a watch is not told.  The kernel lists an IPv6 address it makes by
+ * itself -- a link's link-local, when the link comes up or gets carrier
+ * again, when IPv6 is enabled on it or its MTU is raised to 1280 or more
+ * -- in dumps at once, while DAD runs, but tells of it only when DAD ends
+ * (1-2 s later); a link that goes down with keep_addr_on_down makes the
+ * addresses it keeps tentative again untold; and a link whose IPv6 goes
+ * (MTU under 1280) leaves its remaining groups (ff01::1) untold.  The
+ * signs, told at once: a change of the link, or an address's
+ * solicited-node group joined (where groups are told).  Then the tables
+ * ask for that link's addresses (and groups, when they keep them).
+ */
+int nl_watch_solicited(const struct netifc_addr *group);       /* ff02::1:ff00:0/104 */
+
+/*
+ * One link's addresses or groups, named by its `name`: one request the
+ * kernel filters by index (the netlink backend's; groups: one per family),
+ * in call->ns (NULL: the calling thread's namespace).  0 or a negative
+ * errno (a link gone has none).
+ */
+int nl_watch_link_addrs(struct netifc_call *call, enum netifc_kind kind, int32_t index,
+			const char *name, struct netifc_addrs *out);
 
 /* Closes the socket; the struct stays valid (fd -1) until nl_watch_free. */
 void nl_watch_close(struct nl_watch *w);

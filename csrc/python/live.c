@@ -12,6 +12,13 @@
  * which bounds them.  A lookup by index looks at both and merges nothing.
  * A table with nothing pending holds its records and its tuple, no more.
  *
+ * What the kernel lists before it tells (netlink/watch.h) is asked for when
+ * a sign of it is told -- a link's change, an address's solicited-node group
+ * joined: after the batch, each such link's addresses (and kept groups), one
+ * filtered request each, and what differs applied as if told.  Where the
+ * kernel tells of no groups, a read of them (live) or of events (Watcher)
+ * compares them with a dump.
+ *
  * The GIL guards the tables; a lock guards what spans a call that may let
  * it go (a new read of the tables, or the garbage collector's finalizers),
  * and a forked child makes its own.  A live table's read first takes what
@@ -58,6 +65,21 @@ static int netns_of_thread(dev_t *dev, ino_t *ino)
 	return 0;
 }
 
+/* -1 and RuntimeError when this thread is in another namespace than the tables watch. */
+static int elsewhere(TablesObject *t)
+{
+	dev_t dev;
+	ino_t ino;
+
+	if (!t->netns && netns_of_thread(&dev, &ino) == 0 &&
+	    (dev != t->ns_dev || ino != t->ns_ino)) {
+		PyErr_SetString(PyExc_RuntimeError, "netifc: live tables are read again from the"
+				" network namespace they watch; this thread is in another one");
+		return -1;
+	}
+	return 0;
+}
+
 /* One dump by the module's _snapshot(multicast, "netlink") (or the _NetNS's): (links, records). */
 static PyObject *dump(TablesObject *t, int multicast)
 {
@@ -82,17 +104,11 @@ static PyObject *dump(TablesObject *t, int multicast)
 static int reload(TablesObject *t)
 {
 	PyObject *uni = NULL, *multi = NULL, *links = NULL, *addrs = NULL, *groups = NULL;
-	dev_t dev;
-	ino_t ino;
 	int r = -1;
 
 	t->stale = 1;           /* until this succeeds: the next read tries again */
-	if (!t->netns && netns_of_thread(&dev, &ino) == 0 &&
-	    (dev != t->ns_dev || ino != t->ns_ino)) {
-		PyErr_SetString(PyExc_RuntimeError, "netifc: live tables are read again from the"
-				" network namespace they watch; this thread is in another one");
+	if (elsewhere(t) < 0)
 		return -1;
-	}
 	if (!(uni = dump(t, 0)) || (t->keep_groups && !(multi = dump(t, 1))))
 		goto done;
 	if (!(links = lt_ordered(t, NETIFC_TUPLE_ITEM(uni, 0), 1)) ||
@@ -211,6 +227,7 @@ static void entry_set(entry *e, PyObject *rec, int present)
 	e->present = (uint8_t)present;
 }
 
+/* 1 when the link is new or changed, 0 when not (or removed), -1 on error. */
 static int apply_link(TablesObject *t, PyObject *rec, int removed, PyObject *out,
 		      PyObject *classes)
 {
@@ -236,7 +253,7 @@ static int apply_link(TablesObject *t, PyObject *rec, int removed, PyObject *out
 		return -1;
 	}
 	Py_XDECREF(old);
-	return 0;
+	return !removed;
 }
 
 static int same_lifetimes(modstate *st, PyObject *x, PyObject *y)
@@ -246,8 +263,12 @@ static int same_lifetimes(modstate *st, PyObject *x, PyObject *y)
 	return a->preferred == b->preferred && a->valid == b->valid;
 }
 
+/*
+ * An address or group told (or, asked: read from the kernel, whose lifetimes
+ * count down since they were told, so only a change of its fields counts).
+ */
 static int apply_addr(TablesObject *t, table *tab, PyObject *rec, int removed, int group,
-		      PyObject *out, PyObject *classes)
+		      int asked, PyObject *out, PyObject *classes)
 {
 	modstate *st = PyModule_GetState(t->module);
 	const struct netifc_addr *a = netifc_addr_rec(st, rec);
@@ -264,7 +285,7 @@ static int apply_addr(TablesObject *t, table *tab, PyObject *rec, int removed, i
 		return -1;
 	if (was && !removed && (same = PyObject_RichCompareBool(was, rec, Py_EQ)) < 0)
 		goto done;
-	if ((removed && !was) || (same && (group || same_lifetimes(st, was, rec)))) {
+	if ((removed && !was) || (same && (group || asked || same_lifetimes(st, was, rec)))) {
 		r = 0;
 		goto done;
 	}
@@ -321,10 +342,205 @@ static void zone_of(TablesObject *t, const struct nl_events *ev, size_t i, int32
 		name[0] = 0;            /* gone: no zone can be told */
 }
 
+/* ---- what the kernel does not tell (netlink/watch.h) ---------------------- */
+
+struct asks {                   /* the links whose addresses are asked for */
+	int32_t *v;
+	size_t n, cap;
+};
+
+static int ask_later(struct asks *q, int32_t index)
+{
+	int32_t *v;
+	size_t cap;
+
+	if (q->n && q->v[q->n - 1] == index)
+		return 0;
+	if (q->n == q->cap) {
+		cap = q->cap ? 2 * q->cap : 8;
+		if (!(v = PyMem_Realloc(q->v, cap * sizeof *v))) {
+			PyErr_NoMemory();
+			return -1;
+		}
+		q->v = v;
+		q->cap = cap;
+	}
+	q->v[q->n++] = index;
+	return 0;
+}
+
+static int index_cmp(const void *x, const void *y)
+{
+	int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+static int key_cmp(const void *x, const void *y)
+{
+	return memcmp(x, y, sizeof(struct key));
+}
+
+/* Link index's addresses (or groups) as the kernel lists them now: 0, or -1 and an error. */
+static int ask(TablesObject *t, enum netifc_kind kind, int32_t index, const char *name,
+	       struct netifc_addrs *out)
+{
+	struct netifc_call call = { 0 };
+	int r;
+
+	if (t->netns && !(call.ns = netifc_ns_core(t->netns)))
+		return -1;
+	Py_BEGIN_ALLOW_THREADS
+	r = nl_watch_link_addrs(&call, kind, index, name, out);
+	Py_END_ALLOW_THREADS
+	if (r == -EBADF && t->netns)    /* closed meanwhile by another thread */
+		PyErr_SetString(PyExc_ValueError, "I/O operation on a closed network namespace");
+	else if (r < 0)
+		netifc_core_error(PyModule_GetState(t->module), &call, r, NULL);
+	return r < 0 ? -1 : 0;
+}
+
+/*
+ * Link index's records of one table made what the kernel lists, each
+ * difference applied as if told.
+ */
+static int reconcile(TablesObject *t, enum netifc_kind kind, int32_t index, PyObject *out,
+		     PyObject *classes)
+{
+	modstate *st = PyModule_GetState(t->module);
+	int group = kind == NETIFC_MULTICAST;
+	table *tab = group ? &t->groups : &t->addrs;
+	PyObject *link = lt_link(t, index, NULL), *had = NULL, *rec;
+	struct netifc_addrs now = { 0 };
+	char name[NETIFC_NAMESIZ];
+	struct key *keys = NULL, k;
+	Py_ssize_t j;
+	size_t i;
+	int r = -1, bad;
+
+	if (!link || !tab->tuple)
+		return 0;               /* gone (its records went with it), or not kept */
+	strcpy(name, netifc_iface_name(st, link));
+	if (!(had = lt_records_of(t, tab->tuple, index)) || ask(t, kind, index, name, &now) < 0)
+		goto done;
+	if (!(keys = PyMem_Calloc(now.n + 1, sizeof *keys))) {
+		PyErr_NoMemory();
+		goto done;
+	}
+	for (i = 0; i < now.n; i++)
+		lt_key_addr(&keys[i], &now.v[i]);
+	qsort(keys, now.n, sizeof *keys, key_cmp);
+	for (j = 0; j < NETIFC_TUPLE_SIZE(had); j++) {
+		rec = NETIFC_TUPLE_ITEM(had, j);
+		lt_key_addr(&k, netifc_addr_rec(st, rec));
+		if (!bsearch(&k, keys, now.n, sizeof *keys, key_cmp) &&
+		    apply_addr(t, tab, rec, 1, group, 1, out, classes) < 0)
+			goto done;
+	}
+	for (i = 0; i < now.n; i++) {
+		if (!(rec = netifc_new_addr(st, &now.v[i])))
+			goto done;
+		bad = apply_addr(t, tab, rec, 0, group, 1, out, classes) < 0;
+		Py_DECREF(rec);
+		if (bad)
+			goto done;
+	}
+	r = 0;
+done:
+	PyMem_Free(keys);
+	netifc_addrs_free(&now);
+	Py_XDECREF(had);
+	return r;
+}
+
+/* The sorted keys of a tuple of Addr records (n+1 of them, for none); NULL: no memory. */
+static struct key *sorted_keys(modstate *st, PyObject *tuple)
+{
+	Py_ssize_t i, n = NETIFC_TUPLE_SIZE(tuple);
+	struct key *keys = PyMem_Calloc((size_t)n + 1, sizeof *keys);
+
+	if (!keys)
+		return (struct key *)PyErr_NoMemory();
+	for (i = 0; i < n; i++)
+		lt_key_addr(&keys[i], netifc_addr_rec(st, NETIFC_TUPLE_ITEM(tuple, i)));
+	qsort(keys, (size_t)n, sizeof *keys, key_cmp);
+	return keys;
+}
+
+/* Where the kernel tells of neither or one family's groups (it refused to join them). */
+static int groups_untold(TablesObject *t)
+{
+	return (t->w.groups & (NL_WATCH_MCAST4 | NL_WATCH_MCAST6)) !=
+	       (NL_WATCH_MCAST4 | NL_WATCH_MCAST6);
+}
+
+/*
+ * The groups read by a dump, each difference applied as if told: what keeps
+ * them current where the kernel does not tell of them.
+ */
+static int regroup(TablesObject *t, PyObject *out, PyObject *classes)
+{
+	modstate *st = PyModule_GetState(t->module);
+	PyObject *multi = NULL, *had = NULL, *now, *g;
+	struct key *keys = NULL, k;
+	Py_ssize_t i;
+	int r = -1;
+
+	if (!(multi = dump(t, 1)) || lt_merge(t) < 0)
+		goto done;
+	now = NETIFC_TUPLE_ITEM(multi, 1);
+	had = Py_NewRef(t->groups.tuple);
+	if (!(keys = sorted_keys(st, now)))
+		goto done;
+	for (i = 0; i < NETIFC_TUPLE_SIZE(had); i++) {
+		g = NETIFC_TUPLE_ITEM(had, i);
+		lt_key_addr(&k, netifc_addr_rec(st, g));
+		if (!bsearch(&k, keys, (size_t)NETIFC_TUPLE_SIZE(now), sizeof *keys, key_cmp) &&
+		    apply_addr(t, &t->groups, g, 1, 1, 1, out, classes) < 0)
+			goto done;
+	}
+	for (i = 0; i < NETIFC_TUPLE_SIZE(now); i++) {
+		g = NETIFC_TUPLE_ITEM(now, i);
+		if (Py_TYPE(g) != st->Addr) {
+			netifc_type_error(PyExc_TypeError, "_snapshot() gave a %U among its records",
+					  Py_TYPE(g));
+			goto done;
+		}
+		if (apply_addr(t, &t->groups, g, 0, 1, 1, out, classes) < 0)
+			goto done;
+	}
+	Py_CLEAR(t->cache);
+	r = 0;
+done:
+	PyMem_Free(keys);
+	Py_XDECREF(had);
+	Py_XDECREF(multi);
+	return r;
+}
+
+/* Every link of q asked for once, on tables with every change merged in. */
+static int reconcile_all(TablesObject *t, struct asks *q, PyObject *out, PyObject *classes)
+{
+	size_t i, n = 0;
+
+	if (elsewhere(t) < 0 || lt_merge(t) < 0)
+		return -1;
+	qsort(q->v, q->n, sizeof *q->v, index_cmp);
+	for (i = 0; i < q->n; i++)
+		if (!n || q->v[n - 1] != q->v[i])
+			q->v[n++] = q->v[i];
+	for (i = 0; i < n; i++)
+		if (reconcile(t, NETIFC_UNICAST, q->v[i], out, classes) < 0 ||
+		    reconcile(t, NETIFC_MULTICAST, q->v[i], out, classes) < 0)
+			return -1;
+	return 0;
+}
+
 static int apply(TablesObject *t, struct nl_events *ev, PyObject *out, PyObject *classes)
 {
 	modstate *st = PyModule_GetState(t->module);
 	char name[NETIFC_NAMESIZ];
+	struct asks q = { 0 };
 	struct netifc_addr *a;
 	const struct nl_event *e;
 	PyObject *rec;
@@ -334,28 +550,40 @@ static int apply(TablesObject *t, struct nl_events *ev, PyObject *out, PyObject 
 	for (i = 0; r == 0 && i < ev->n; i++) {
 		e = &ev->v[i];
 		group = e->kind == NL_EV_GROUP_NEW || e->kind == NL_EV_GROUP_DEL;
+		if (e->kind == NL_EV_GROUP_NEW && nl_watch_solicited(&ev->addrs.v[e->at]) &&
+		    (r = ask_later(&q, ev->addrs.v[e->at].index)) < 0)
+			break;
 		if (group && !t->groups.tuple)
 			continue;
 		if (e->kind == NL_EV_LINK_NEW || e->kind == NL_EV_LINK_DEL) {
-			if (!(rec = netifc_new_iface(st, &ev->links.v[e->at], ev->links.pool)))
-				return -1;
+			if (!(rec = netifc_new_iface(st, &ev->links.v[e->at], ev->links.pool))) {
+				r = -1;
+				break;
+			}
 			if (t->netns)
 				netifc_iface_set_ns(rec, t->netns);
 			r = apply_link(t, rec, e->kind == NL_EV_LINK_DEL, out, classes);
+			if (r > 0)
+				r = ask_later(&q, netifc_iface_index(rec));
 		} else {
 			a = &ev->addrs.v[e->at];
 			name[0] = 0;
 			if (netifc_addr_needs_zone(a))
 				zone_of(t, ev, i, a->index, name);
 			netifc_addr_finish(a, name[0] ? name : NULL);
-			if (!(rec = netifc_new_addr(st, a)))
-				return -1;
+			if (!(rec = netifc_new_addr(st, a))) {
+				r = -1;
+				break;
+			}
 			r = apply_addr(t, group ? &t->groups : &t->addrs, rec,
 				       e->kind == NL_EV_ADDR_DEL || e->kind == NL_EV_GROUP_DEL,
-				       group, out, classes);
+				       group, 0, out, classes);
 		}
 		Py_DECREF(rec);
 	}
+	if (r == 0 && q.n)
+		r = reconcile_all(t, &q, out, classes);
+	PyMem_Free(q.v);
 	if (r == 0 && ev->n)
 		Py_CLEAR(t->cache);
 	return r ? r : lt_bound(t);
@@ -409,15 +637,17 @@ static PyObject *closed_error(void)
 
 static int open_watch(TablesObject *t)
 {
+	modstate *st = PyModule_GetState(t->module);
 	struct netifc_call call = { .step = "netlink watch socket" };
 	int nsfd = t->netns ? netifc_ns_fd(t->netns) : -1;     /* -1: this thread's */
+	unsigned groups = st->opts & NETIFC_NO_WATCH_MCAST ? 0 : NL_WATCH_MCAST4 | NL_WATCH_MCAST6;
 	int r;
 
 	if (t->netns && nsfd < 0)
 		return -1;
-	r = nl_watch_open(&t->w, nsfd);
+	r = nl_watch_open(&t->w, nsfd, groups);
 	if (r < 0) {
-		netifc_core_error(PyModule_GetState(t->module), &call, r, NULL);
+		netifc_core_error(st, &call, r, NULL);
 		return -1;
 	}
 	t->open = 1;
@@ -478,11 +708,15 @@ static int take(TablesObject *t, PyObject *out, PyObject *classes)
 /* A read: (for a live table) take what is pending, then (whole) lt_merge. */
 static int ready(TablesObject *t, int whole, int groups)
 {
+	int first;
+
 	if (enter(t) < 0)
 		return -1;
-	if (groups && !t->groups.tuple)
+	if ((first = groups && !t->groups.tuple))
 		t->keep_groups = t->stale = 1;  /* kept from now on: read below */
-	if ((t->live && take(t, NULL, NULL) < 0) || (whole && lt_merge(t) < 0)) {
+	if ((t->live && take(t, NULL, NULL) < 0) ||
+	    (t->live && groups && !first && groups_untold(t) && regroup(t, NULL, NULL) < 0) ||
+	    (whole && lt_merge(t) < 0)) {
 		leave(t);
 		return -1;
 	}
@@ -693,7 +927,9 @@ static PyObject *tables_events(PyObject *self, PyObject *classes)
 		Py_DECREF(out);
 		return NULL;
 	}
-	if (take(t, out, classes) < 0 || lt_merge(t) < 0) {
+	if (take(t, out, classes) < 0 ||
+	    (t->groups.tuple && groups_untold(t) && regroup(t, out, classes) < 0) ||
+	    lt_merge(t) < 0) {
 		t->stale = 1;   /* the events taken are not handed out: a Resync will be */
 		Py_CLEAR(out);
 	}

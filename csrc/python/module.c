@@ -198,7 +198,7 @@ static PyObject *m_set_backend(PyObject *m, PyObject *args)
 	if (!(b = netifc_backend_find(name)))
 		return PyErr_Format(PyExc_ValueError, "unknown netifc backend %R", NETIFC_TUPLE_ITEM(args, 0));
 	if (opts & ~(NETIFC_NO_STRICT_CHK | NETIFC_NO_NL_MCAST4 | NETIFC_NO_NL_MCAST |
-		     NETIFC_NO_ETHTOOL_NL))
+		     NETIFC_NO_ETHTOOL_NL | NETIFC_NO_WATCH_MCAST))
 		return PyErr_Format(PyExc_ValueError, "unknown netifc options 0x%x", opts);
 	st->backend = b;
 	st->opts = opts;
