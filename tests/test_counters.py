@@ -212,7 +212,7 @@ def test_a_vanished_interfaces_counters_raise(backend, pair):
 
 def names_agree(ns):
     """counters() names each link as ip -j link and /proc/net/dev do, at one moment."""
-    got = {(c.index, c.name) for c in netifc.counters()}
+    got = {(c.index, c.ifname) for c in netifc.counters()}
     links = {(l["ifindex"], l["ifname"]) for l in ns.ipj("link")}
     assert got == links, (got ^ links)
     assert {name for _, name in got} == set(proc_net_dev())
@@ -257,13 +257,13 @@ def test_counters_names_survive_fork(backend, pair):
                 try:
                     netifc.counters()
                     a.ip("link", "set", "ctf0", "name", "ctf2")
-                    code = 0 if "ctf2" in {c.name for c in netifc.counters()} else 2
+                    code = 0 if "ctf2" in {c.ifname for c in netifc.counters()} else 2
                 finally:
                     os._exit(code)
             _, status = os.waitpid(pid, 0)
             assert os.waitstatus_to_exitcode(status) == 0
             names_agree(a)
-            assert "ctf2" in {c.name for c in netifc.counters()}
+            assert "ctf2" in {c.ifname for c in netifc.counters()}
         finally:
             a.ip("link", "del", "ctf2", check=False)
             a.ip("link", "del", "ctf0", check=False)
