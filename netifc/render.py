@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from ._netifc import Addr, Interface
     from .watch import Event
 
-__all__ = ["render_text", "render_brief", "render_json", "to_json", "render_event",
+__all__ = ["render_text", "render_brief", "render_json", "to_json", "render_event", "interface_line",
            "event_json", "JSON_SCHEMA_VERSION", "JSONValue"]
 
 JSON_SCHEMA_VERSION = 2
@@ -161,6 +161,19 @@ def _link_line(i: Interface, color: bool) -> str:
     return line
 
 
+def _header_line(i: Interface, color: bool) -> str:
+    """``2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 state UP``."""
+    return (f"{i.index}: {_paint(i.name, 'name', color)}: <{','.join(_link_flag_words(i.raw_flags))}>"
+            f" mtu {i.mtu} state {_paint(i.operstate.upper(), i.operstate, color)}")
+
+
+def interface_line(i: Interface) -> str:
+    """``str()`` of an Interface: ip's first two lines of it as one,
+    ``2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 state UP link/ether
+    02:fc:00:00:00:01 brd ff:ff:ff:ff:ff:ff``."""
+    return f"{_header_line(i, False)} {_link_line(i, False).strip()}"
+
+
 def _local_text(a: Addr, color: bool) -> str:
     """``192.0.2.1/24`` or ``10.9.0.1 peer 10.9.0.2/32``: no zone, as ip."""
     fam = _family_word(a)
@@ -210,11 +223,7 @@ def render_text(interfaces: Iterable[Interface], addrs: Iterable[Addr], *,
     """
     out = []
     for i, shown in _select(interfaces, addrs, family):
-        state = i.operstate.upper()
-        out.append(
-            f"{i.index}: {_paint(i.name, 'name', color)}: <{','.join(_link_flag_words(i.raw_flags))}>"
-            f" mtu {i.mtu} state {_paint(state, i.operstate, color)}"
-        )
+        out.append(_header_line(i, color))
         if family is None:
             out.append(_link_line(i, color))
         out.extend(f"    altname {n}" for n in i.altnames)

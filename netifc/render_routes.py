@@ -104,6 +104,12 @@ def route_line(r: Route, show_table: bool, protocols: Dict[int, str]) -> str:
     return "\n".join(lines)
 
 
+def route_text(r: Route) -> str:
+    """``str()`` of a Route: the line ``ip route show table all`` prints for
+    it, its next hops on that line too."""
+    return route_line(r, True, _protocols()).replace("\n\t", " ")
+
+
 def render_routes(routes: Sequence[Route], show_table: bool = False) -> str:
     """Routes as ``ip route`` prints them; ``show_table``: name each table but
     main, as ``ip route show table all`` does."""

@@ -93,7 +93,7 @@ def test_counters_are_values(backend):
     c = netifc.interface_by_name("lo").counters()
     again = pickle.loads(pickle.dumps(c))
     assert again == c and hash(again) == hash(c) and repr(again) == repr(c)
-    assert repr(c).startswith(f"Counters(index={c.index}, ifname='lo', rx_packets=")
+    assert repr(c).startswith(f"Counters(index={c.index}, ifname='lo', rx_bytes=")
     with pytest.raises(AttributeError):
         c.rx_bytes = 0
     with pytest.raises(TypeError):

@@ -100,7 +100,11 @@ static PyObject *counters_reduce(PyObject *self, PyObject *unused)
 			     counters_name(self, NULL), counters_values(self));
 }
 
-static const char *const counters_fields[] = { "index", "ifname", NETIFC_COUNTER_NAMES, NULL };
+/* The repr shows what people read first; as_dict() gives every counter. */
+static const char *const counters_fields[] = {
+	"index", "ifname", "rx_bytes", "rx_packets", "rx_errors", "rx_dropped",
+	"tx_bytes", "tx_packets", "tx_errors", "tx_dropped", NULL,
+};
 
 static PyObject *counters_repr(PyObject *self)
 {

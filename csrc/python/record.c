@@ -214,6 +214,27 @@ Py_hash_t netifc_hash_end(uint64_t h)
 	return (Py_hash_t)h == -1 ? -2 : (Py_hash_t)h;
 }
 
+/* "name=02:fc:00:00:00:01" for a link-layer address; b'' stays b''. */
+static PyObject *field_bytes_repr(const char *name, PyObject *v)
+{
+	static const char hex[] = "0123456789abcdef";
+	char text[3 * 32];
+	const unsigned char *b = (const unsigned char *)PyBytes_AsString(v);
+	Py_ssize_t n = PyBytes_Size(v), i;
+
+	if (!b || n < 0)
+		return NULL;
+	if (n == 0 || n > (Py_ssize_t)(sizeof text / 3))
+		return PyUnicode_FromFormat("%s=%R", name, v);
+	for (i = 0; i < n; i++) {
+		text[3 * i] = hex[b[i] >> 4];
+		text[3 * i + 1] = hex[b[i] & 15];
+		text[3 * i + 2] = ':';
+	}
+	text[3 * n - 1] = '\0';
+	return PyUnicode_FromFormat("%s=%s", name, text);
+}
+
 PyObject *netifc_fields_repr(PyObject *self, const char *type, const char *const *fields)
 {
 	PyObject *parts = PyList_New(0), *sep = NULL, *body = NULL, *res = NULL;
@@ -222,7 +243,9 @@ PyObject *netifc_fields_repr(PyObject *self, const char *type, const char *const
 	for (i = 0; parts && fields[i]; i++) {
 		PyObject *v = PyObject_GetAttrString(self, fields[i]), *s = NULL;
 
-		if (v)
+		if (v && PyBytes_Check(v))
+			s = field_bytes_repr(fields[i], v);
+		else if (v)
 			s = PyUnicode_FromFormat("%s=%R", fields[i], v);
 		Py_XDECREF(v);
 		if (!s || PyList_Append(parts, s) < 0) {
@@ -237,6 +260,17 @@ PyObject *netifc_fields_repr(PyObject *self, const char *type, const char *const
 	Py_XDECREF(parts);
 	Py_XDECREF(sep);
 	Py_XDECREF(body);
+	return res;
+}
+
+PyObject *netifc_str_by(PyObject *self, const char *module, const char *func)
+{
+	PyObject *m = PyImport_ImportModule(module), *res = NULL;
+
+	if (m) {
+		res = PyObject_CallMethod(m, func, "O", self);
+		Py_DECREF(m);
+	}
 	return res;
 }
 

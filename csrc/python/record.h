@@ -151,8 +151,14 @@ void netifc_hash_add(uint64_t *h, const void *p, size_t n);
 #define NETIFC_HASH_FIELD(h, f) netifc_hash_add(h, &(f), sizeof(f))
 Py_hash_t netifc_hash_end(uint64_t h);
 
-/* tp_repr: "Type(field=repr, ...)", each field as its attribute returns it. */
+/*
+ * tp_repr: "Type(field=repr, ...)", each field as its attribute returns it,
+ * but bytes (a link-layer address) as text: hardware_addr=02:fc:00:00:00:01.
+ */
 PyObject *netifc_fields_repr(PyObject *self, const char *type, const char *const *fields);
+
+/* tp_str by the Python layer: module.func(self), an ip-like line. */
+PyObject *netifc_str_by(PyObject *self, const char *module, const char *func);
 
 /* A tuple of the n records of a table, each made by make(ctx, table, i) (a new reference). */
 typedef PyObject *(*netifc_make_fn)(void *ctx, const void *table, size_t i);

@@ -257,6 +257,11 @@ static PyObject *iface_repr(PyObject *self)
 	return netifc_fields_repr(self, "Interface", iface_fields);
 }
 
+static PyObject *iface_str(PyObject *self)
+{
+	return netifc_str_by(self, "netifc.render", "interface_line");
+}
+
 static int iface_same(PyObject *a, PyObject *b)
 {
 	const IfaceObject *x = IFACE(a), *y = IFACE(b);
@@ -333,7 +338,7 @@ static PyMethodDef iface_methods[] = {
 const struct netifc_record_type netifc_iface_record = {
 	"netifc.Interface", "A network interface; immutable, hashable, equal by value.",
 	offsetof(IfaceObject, data), 1, NULL, iface_dealloc,
-	iface_repr, NULL, iface_hash, iface_richcompare, iface_getset, NULL, iface_methods,
+	iface_repr, iface_str, iface_hash, iface_richcompare, iface_getset, NULL, iface_methods,
 };
 
 /* ---- Addr ------------------------------------------------------------- */

@@ -226,6 +226,11 @@ static PyObject *route_repr(PyObject *self)
 	return netifc_fields_repr(self, "Route", route_fields);
 }
 
+static PyObject *route_str(PyObject *self)
+{
+	return netifc_str_by(self, "netifc.render_routes", "route_text");
+}
+
 /* Every exposed field, then the next hops (-1 when their comparison fails). */
 static int route_same(PyObject *a, PyObject *b)
 {
@@ -305,7 +310,7 @@ static PyGetSetDef route_getset[] = {
 const struct netifc_record_type netifc_route_record = {
 	"netifc.Route", "A route; immutable, hashable, equal by value.",
 	sizeof(RouteObject), 0, NULL, route_dealloc,
-	route_repr, NULL, route_hash, route_richcompare, route_getset, route_members, NULL,
+	route_repr, route_str, route_hash, route_richcompare, route_getset, route_members, NULL,
 };
 
 /* ---- functions ------------------------------------------------------------ */
