@@ -154,9 +154,12 @@ if not TYPE_CHECKING:
     # Hidden from type checkers, which would otherwise type every unknown
     # name of the module as what this returns; they see ``backend: str``.
     def __getattr__(name: str) -> str:
+        """``netifc.backend``, read on each access: "netlink" (Linux) or
+        "getifaddrs"."""
         if name == "backend":
             return _netifc._backend()
         raise AttributeError(f"module 'netifc' has no attribute {name!r}")
 
     def __dir__() -> list[str]:
+        """The module's names, ``backend`` among them."""
         return sorted([*globals(), "backend"])

@@ -173,6 +173,22 @@ ODD_NAME = "v\u00e90"             # not ASCII: UTF-8 bytes to the kernel
 BYTES_NAME = "v\udcff1"           # not UTF-8: the byte 0xff, as surrogateescape reads it
 
 
+def wait_link_locals(ns, names, timeout=10):
+    """Polls until each of the links `names` has its IPv6 link-local address:
+    the kernel adds it when the link's carrier comes up, which it tells a
+    moment (up to a second, more on a loaded host) after ``link set up``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        have = {l["ifname"] for l in ns.ipj("-6", "addr", "show", "scope", "link")
+                if l.get("addr_info")}
+        if set(names) <= have:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no link-local address on {sorted(set(names) - have)} "
+                                 f"after {timeout} s")
+        time.sleep(0.05)
+
+
 def build_lab():
     """One namespace with every kind of link and address the tests compare."""
     ns = Netns("lab")

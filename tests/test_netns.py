@@ -18,7 +18,7 @@ import pytest
 import netifc
 from conftest import BACKENDS, require_namespaces
 from nslab import (Host, Netns, in_new_thread, ip_addrs, ip_groups, ip_links, printed_until,
-                   socket_inodes)
+                   socket_inodes, wait_link_locals)
 from test_cli_ip import compare
 from test_conformance import check_addr, check_link
 
@@ -46,6 +46,7 @@ def build(tag, i):
             f"link set a{i} up", f"link set b{i} up", f"link set d{i} up",
             f"link set d{i} mtu {1400 + i}",
         ])
+        wait_link_locals(ns, [f"a{i}", f"b{i}"])
         return ns
     except BaseException:
         ns.delete()

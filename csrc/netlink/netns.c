@@ -6,16 +6,17 @@
  * read a /proc/net file) and ends; the caller's namespace never changes.
  * The helper blocks every signal, so the process's handlers run elsewhere.
  *
- * Every open namespace record is on one list.  A fork waits for each
- * record's call to end (its lock), and the child closes every kept socket:
- * it holds none of the parent's, and makes its own in the namespace, whose
- * descriptor it keeps.
+ * Every open namespace record is on the fork registry (netlink/fork.h).  A
+ * fork waits for each record's call to end (its lock), and the child closes
+ * every kept socket: it holds none of the parent's, and makes its own in the
+ * namespace, whose descriptor it keeps.
  */
 #define _GNU_SOURCE             /* setns, F_DUPFD_CLOEXEC */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,43 +25,13 @@
 #include "netlink/netns.h"
 #include "procfs/igmp.h"
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static struct netifc_ns *every;
-
-static void before_fork(void)
+/* In a forked child: the kept socket is the parent's; the namespace's descriptor stays. */
+static void ns_in_child(struct nl_fork_entry *e)
 {
-	struct netifc_ns *ns;
+	struct netifc_ns *ns = (struct netifc_ns *)((char *)e - offsetof(struct netifc_ns, fork));
 
-	pthread_mutex_lock(&lock);
-	for (ns = every; ns; ns = ns->next)
-		pthread_mutex_lock(&ns->lock);
-}
-
-static void in_parent(void)
-{
-	struct netifc_ns *ns;
-
-	for (ns = every; ns; ns = ns->next)
-		pthread_mutex_unlock(&ns->lock);
-	pthread_mutex_unlock(&lock);
-}
-
-static void in_child(void)
-{
-	struct netifc_ns *ns;
-
-	for (ns = every; ns; ns = ns->next) {
-		if (ns->s.fd >= 0)
-			nl_close(&ns->s);
-		pthread_mutex_unlock(&ns->lock);
-	}
-	pthread_mutex_unlock(&lock);
-}
-
-static void init(void)
-{
-	pthread_atfork(before_fork, in_parent, in_child);
+	if (ns->s.fd >= 0)
+		nl_close(&ns->s);
 }
 
 /* ---- the helper thread ------------------------------------------------- */
@@ -235,19 +206,21 @@ int netifc_ns_open(int nsfd, struct netifc_ns **out)
 		free(ns);
 		return -r;
 	}
-	pthread_once(&once, init);
-	pthread_mutex_lock(&lock);
+	if ((r = nl_fork_ready()) != 0) {
+		pthread_mutex_destroy(&ns->lock);
+		free(ns);
+		return -r;
+	}
+	ns->fork.lock = &ns->lock;
+	ns->fork.in_child = ns_in_child;
+	nl_fork_lock(NL_FORK_NAMESPACES);
 	ns->fd = fcntl(nsfd, F_DUPFD_CLOEXEC, 0);
 	r = ns->fd < 0 ? -errno : open_in(ns, &ns->s, 1, 0);
-	if (r == 0) {
-		ns->next = every;
-		if (every)
-			every->prev = ns;
-		every = ns;
-	} else if (ns->fd >= 0) {
+	if (r == 0)
+		nl_fork_add(NL_FORK_NAMESPACES, &ns->fork);
+	else if (ns->fd >= 0)
 		close(ns->fd);
-	}
-	pthread_mutex_unlock(&lock);
+	nl_fork_unlock(NL_FORK_NAMESPACES);
 	if (r < 0) {
 		pthread_mutex_destroy(&ns->lock);
 		free(ns);
@@ -259,7 +232,7 @@ int netifc_ns_open(int nsfd, struct netifc_ns **out)
 
 void netifc_ns_close(struct netifc_ns *ns)
 {
-	pthread_mutex_lock(&lock);
+	nl_fork_lock(NL_FORK_NAMESPACES);
 	pthread_mutex_lock(&ns->lock);
 	if (ns->s.fd >= 0)
 		nl_close(&ns->s);
@@ -267,20 +240,15 @@ void netifc_ns_close(struct netifc_ns *ns)
 		close(ns->fd);
 	ns->fd = -1;
 	pthread_mutex_unlock(&ns->lock);
-	pthread_mutex_unlock(&lock);
+	nl_fork_unlock(NL_FORK_NAMESPACES);
 }
 
 void netifc_ns_free(struct netifc_ns *ns)
 {
 	netifc_ns_close(ns);
-	pthread_mutex_lock(&lock);
-	if (ns->prev)
-		ns->prev->next = ns->next;
-	else if (every == ns)
-		every = ns->next;
-	if (ns->next)
-		ns->next->prev = ns->prev;
-	pthread_mutex_unlock(&lock);
+	nl_fork_lock(NL_FORK_NAMESPACES);
+	nl_fork_remove(NL_FORK_NAMESPACES, &ns->fork);
+	nl_fork_unlock(NL_FORK_NAMESPACES);
 	pthread_mutex_destroy(&ns->lock);
 	free(ns);
 }

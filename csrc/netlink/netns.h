@@ -14,13 +14,14 @@
 
 #include <pthread.h>
 
+#include "netlink/fork.h"
 #include "netlink/io.h"
 
 struct netifc_ns {
 	int fd;                 /* the namespace (nsfs), -1 once closed */
 	struct nl_sock s;       /* its kept socket, fd -1 until made */
 	pthread_mutex_t lock;   /* held from nl_get to nl_put: one call at a time */
-	struct netifc_ns *next, *prev;  /* every open namespace of the process */
+	struct nl_fork_entry fork;      /* on the fork registry's list of namespaces */
 };
 
 /*

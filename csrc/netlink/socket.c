@@ -4,9 +4,10 @@
  * A socket answers for the network namespace it was made in, so the
  * thread's namespace is checked on every call (readlink of its ns/net,
  * about a microsecond; opening a socket costs several).  Every thread's
- * record is on one list, with its kept socket, its namespace link and the
- * socket a call made for itself, if one is open; each is opened and closed
- * under the list's lock, so a fork sees it either recorded or not there.
+ * record is on the fork registry's list of threads (netlink/fork.h), with
+ * its kept socket, its namespace link and the socket a call made for
+ * itself, if one is open; each is opened and closed under the list's lock,
+ * so a fork sees it either recorded or not there.
  * A forked child closes them all: it holds no socket or namespace link of
  * the parent's, whichever thread made it.  A thread's record is freed when
  * the thread exits.
@@ -15,10 +16,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "netlink/fork.h"
 #include "netlink/names.h"
 #include "netlink/netns.h"
 #include "netlink/socket.h"
@@ -29,15 +32,13 @@ struct cached {
 	int own_fd;             /* a socket made for one call, while it is open */
 	char ns[48];            /* "net:[inode]" the socket was made in */
 	struct nl_names *names; /* its namespace's link names, once asked for */
-	struct cached *next, *prev;
+	struct nl_fork_entry fork;      /* on the fork registry's list of threads */
 };
 
 static pthread_key_t key;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int have_key;
 static int key_err;             /* why there is none: pthread_key_create's or pthread_atfork's errno */
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct cached *threads;  /* every thread's record */
 
 static void forget(struct cached *c)
 {
@@ -46,16 +47,6 @@ static void forget(struct cached *c)
 	c->s.fd = -1;
 	nl_names_free(c->names);
 	c->names = NULL;
-}
-
-static void unlink_record(struct cached *c)
-{
-	if (c->prev)
-		c->prev->next = c->next;
-	else
-		threads = c->next;
-	if (c->next)
-		c->next->prev = c->prev;
 }
 
 /* Closes what the record holds; under the lock, or in a forked child. */
@@ -74,21 +65,11 @@ static void destroy(void *p)
 {
 	struct cached *c = p;
 
-	pthread_mutex_lock(&lock);
-	unlink_record(c);
+	nl_fork_lock(NL_FORK_THREADS);
+	nl_fork_remove(NL_FORK_THREADS, &c->fork);
 	close_all(c);
-	pthread_mutex_unlock(&lock);
+	nl_fork_unlock(NL_FORK_THREADS);
 	free(c);
-}
-
-static void before_fork(void)
-{
-	pthread_mutex_lock(&lock);
-}
-
-static void in_parent(void)
-{
-	pthread_mutex_unlock(&lock);
 }
 
 /*
@@ -96,25 +77,21 @@ static void in_parent(void)
  * and namespace link is the parent's: close them all.  The other threads'
  * records belong to threads that do not exist here: free them.
  */
-static void in_child(void)
+static void thread_in_child(struct nl_fork_entry *e)
 {
-	struct cached *mine = pthread_getspecific(key), *c, *next;
+	struct cached *c = (struct cached *)((char *)e - offsetof(struct cached, fork));
 
-	for (c = threads; c; c = next) {
-		next = c->next;
-		close_all(c);
-		if (c != mine) {
-			unlink_record(c);
-			free(c);
-		}
+	close_all(c);
+	if (c != pthread_getspecific(key)) {
+		nl_fork_remove(NL_FORK_THREADS, &c->fork);
+		free(c);
 	}
-	pthread_mutex_unlock(&lock);
 }
 
 static void init(void)
 {
 	if ((key_err = pthread_key_create(&key, destroy)) == 0 &&
-	    (key_err = pthread_atfork(before_fork, in_parent, in_child)) != 0)
+	    (key_err = nl_fork_ready()) != 0)
 		pthread_key_delete(key);
 	have_key = !key_err;
 }
@@ -125,9 +102,9 @@ static int netns_of_thread(struct cached *c, char *id, size_t size)
 
 	/* The link itself, kept open: procfs reads its target anew each time. */
 	if (c->nslink < 0) {
-		pthread_mutex_lock(&lock);
+		nl_fork_lock(NL_FORK_THREADS);
 		c->nslink = open("/proc/thread-self/ns/net", O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		pthread_mutex_unlock(&lock);
+		nl_fork_unlock(NL_FORK_THREADS);
 	}
 	if (c->nslink < 0)
 		return -1;
@@ -159,12 +136,10 @@ static int thread_record(struct cached **out)
 		free(c);
 		return -r;
 	}
-	pthread_mutex_lock(&lock);
-	c->next = threads;
-	if (threads)
-		threads->prev = c;
-	threads = c;
-	pthread_mutex_unlock(&lock);
+	c->fork.in_child = thread_in_child;
+	nl_fork_lock(NL_FORK_THREADS);
+	nl_fork_add(NL_FORK_THREADS, &c->fork);
+	nl_fork_unlock(NL_FORK_THREADS);
 	*out = c;
 	return 0;
 }
@@ -181,14 +156,14 @@ int nl_get(struct netifc_ns *ns, struct nl_sock *own, int strict, size_t want,
 	rec = thread_record(&c);
 	if (c && strict && netns_of_thread(c, id, sizeof id) == 0) {
 		if (c->s.fd >= 0 && strcmp(id, c->ns)) {
-			pthread_mutex_lock(&lock);
+			nl_fork_lock(NL_FORK_THREADS);
 			forget(c);
-			pthread_mutex_unlock(&lock);
+			nl_fork_unlock(NL_FORK_THREADS);
 		}
 		if (c->s.fd < 0) {
-			pthread_mutex_lock(&lock);
+			nl_fork_lock(NL_FORK_THREADS);
 			r = nl_open(&c->s, 1, want);
-			pthread_mutex_unlock(&lock);
+			nl_fork_unlock(NL_FORK_THREADS);
 			if (r < 0)
 				return r;
 			memcpy(c->ns, id, sizeof id);
@@ -203,10 +178,10 @@ int nl_get(struct netifc_ns *ns, struct nl_sock *own, int strict, size_t want,
 	own->fd = -1;
 	if (!c)
 		return rec;
-	pthread_mutex_lock(&lock);
+	nl_fork_lock(NL_FORK_THREADS);
 	r = nl_open(own, strict, want);
 	c->own_fd = own->fd;
-	pthread_mutex_unlock(&lock);
+	nl_fork_unlock(NL_FORK_THREADS);
 	return r;
 }
 
@@ -222,7 +197,7 @@ void nl_put(struct netifc_ns *ns, struct nl_sock *s, struct nl_sock *own)
 	if (s != own && !s->dirty)
 		return;
 	if (c)
-		pthread_mutex_lock(&lock);
+		nl_fork_lock(NL_FORK_THREADS);
 	if (s == own) {
 		nl_close(own);
 		if (c)
@@ -231,7 +206,7 @@ void nl_put(struct netifc_ns *ns, struct nl_sock *s, struct nl_sock *own)
 		forget((struct cached *)s);
 	}
 	if (c)
-		pthread_mutex_unlock(&lock);
+		nl_fork_unlock(NL_FORK_THREADS);
 }
 
 struct nl_names *nl_kept_names(struct nl_sock *s)
@@ -241,9 +216,9 @@ struct nl_names *nl_kept_names(struct nl_sock *s)
 	if (!c || s != &c->s || s->fd < 0)
 		return NULL;
 	if (!c->names) {
-		pthread_mutex_lock(&lock);
+		nl_fork_lock(NL_FORK_THREADS);
 		c->names = nl_names_open(s->want);
-		pthread_mutex_unlock(&lock);
+		nl_fork_unlock(NL_FORK_THREADS);
 	}
 	return c->names;
 }

@@ -4,11 +4,12 @@
  * Only the kernel's datagrams are read (sender nl_pid 0): a root socket may
  * send to a multicast group, and what it sends is dropped unread.  The
  * socket is also connect()ed to the kernel, so no other socket's unicast
- * reaches it.  Every open watch is on one list, opened and closed under the
- * list's lock: a forked child closes them all (a watch belongs to the
- * process that opened it).
+ * reaches it.  Every open watch is on the fork registry (netlink/fork.h),
+ * opened and closed under its list's lock: a forked child closes them all
+ * (a watch belongs to the process that opened it).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -36,45 +37,14 @@
 #define WATCH_RCVBUF (1 << 20)  /* asked for; the kernel caps it at net.core.rmem_max */
 #define WATCH_MAX_READS 65536   /* datagrams per read: a flood cannot keep it forever */
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static struct nl_watch *watches;
-
-/* A fork waits for each watch's read to end: the child gets every lock free. */
-static void before_fork(void)
+/* In a forked child: the socket is the parent's. */
+static void watch_in_child(struct nl_fork_entry *e)
 {
-	struct nl_watch *w;
+	struct nl_watch *w = (struct nl_watch *)((char *)e - offsetof(struct nl_watch, fork));
 
-	pthread_mutex_lock(&lock);
-	for (w = watches; w; w = w->next)
-		pthread_mutex_lock(&w->lock);
-}
-
-static void in_parent(void)
-{
-	struct nl_watch *w;
-
-	for (w = watches; w; w = w->next)
-		pthread_mutex_unlock(&w->lock);
-	pthread_mutex_unlock(&lock);
-}
-
-static void in_child(void)
-{
-	struct nl_watch *w;
-
-	for (w = watches; w; w = w->next) {
-		if (w->fd >= 0)
-			close(w->fd);
-		w->fd = -1;
-		pthread_mutex_unlock(&w->lock);
-	}
-	pthread_mutex_unlock(&lock);
-}
-
-static void init(void)
-{
-	pthread_atfork(before_fork, in_parent, in_child);
+	if (w->fd >= 0)
+		close(w->fd);
+	w->fd = -1;
 }
 
 static int join(int fd, int group)
@@ -118,21 +88,18 @@ int nl_watch_open(struct nl_watch *w, int netns, unsigned groups)
 
 	memset(w, 0, sizeof *w);
 	w->fd = -1;
-	if ((r = pthread_mutex_init(&w->lock, NULL)) != 0)
+	if ((r = nl_fork_ready()) != 0 || (r = pthread_mutex_init(&w->lock, NULL)) != 0)
 		return -r;
-	pthread_once(&once, init);
-	pthread_mutex_lock(&lock);
+	w->fork.lock = &w->lock;
+	w->fork.in_child = watch_in_child;
+	nl_fork_lock(NL_FORK_WATCHES);
 	if ((r = open_socket(w, netns, groups)) < 0 && w->fd >= 0) {
 		close(w->fd);
 		w->fd = -1;
 	}
-	if (r == 0) {
-		w->next = watches;
-		if (watches)
-			watches->prev = w;
-		watches = w;
-	}
-	pthread_mutex_unlock(&lock);
+	if (r == 0)
+		nl_fork_add(NL_FORK_WATCHES, &w->fork);
+	nl_fork_unlock(NL_FORK_WATCHES);
 	if (r < 0)
 		pthread_mutex_destroy(&w->lock);
 	return r;
@@ -240,28 +207,22 @@ int nl_watch_link_addrs(struct netifc_call *call, enum netifc_kind kind, int32_t
 
 void nl_watch_close(struct nl_watch *w)
 {
-	pthread_mutex_lock(&lock);
+	nl_fork_lock(NL_FORK_WATCHES);
 	pthread_mutex_lock(&w->lock);
 	if (w->fd >= 0)
 		close(w->fd);
 	w->fd = -1;
 	pthread_mutex_unlock(&w->lock);
-	pthread_mutex_unlock(&lock);
+	nl_fork_unlock(NL_FORK_WATCHES);
 }
 
 /* Closes the watch and takes it off the list; w was opened by nl_watch_open. */
 void nl_watch_free(struct nl_watch *w)
 {
 	nl_watch_close(w);
-	pthread_mutex_lock(&lock);
-	if (w->prev)
-		w->prev->next = w->next;
-	else if (watches == w)
-		watches = w->next;
-	if (w->next)
-		w->next->prev = w->prev;
-	w->next = w->prev = NULL;
-	pthread_mutex_unlock(&lock);
+	nl_fork_lock(NL_FORK_WATCHES);
+	nl_fork_remove(NL_FORK_WATCHES, &w->fork);
+	nl_fork_unlock(NL_FORK_WATCHES);
 	pthread_mutex_destroy(&w->lock);
 	free(w->buf);
 	w->buf = NULL;

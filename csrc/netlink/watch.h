@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "netlink/fork.h"
 #include "netlink/parse.h"
 
 /* Which of the optional groups the kernel let the socket join. */
@@ -22,7 +23,7 @@ struct nl_watch {
 	uint8_t *buf;           /* NULL (a read uses its stack) until a datagram outgrew that */
 	size_t size;
 	pthread_mutex_t lock;   /* one read or close at a time */
-	struct nl_watch *next, *prev;   /* every open watch of the process */
+	struct nl_fork_entry fork;      /* on the fork registry's list of watches */
 };
 
 /*

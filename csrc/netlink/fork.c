@@ -1,0 +1,104 @@
+/*
+ * netlink/fork.c -- the fork registry: one set of pthread_atfork handlers
+ * for every list of netlink/fork.h.
+ */
+#include "netlink/fork.h"
+
+struct list {
+	pthread_mutex_t lock;
+	struct nl_fork_entry *head;
+};
+
+static struct list lists[NL_FORK_LISTS] = {
+	{ PTHREAD_MUTEX_INITIALIZER, NULL },
+	{ PTHREAD_MUTEX_INITIALIZER, NULL },
+	{ PTHREAD_MUTEX_INITIALIZER, NULL },
+};
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int ready_err;
+
+static void before_fork(void)
+{
+	struct nl_fork_entry *e;
+	int l;
+
+	for (l = 0; l < NL_FORK_LISTS; l++) {
+		pthread_mutex_lock(&lists[l].lock);
+		for (e = lists[l].head; e; e = e->next)
+			if (e->lock)
+				pthread_mutex_lock(e->lock);
+	}
+}
+
+static void in_parent(void)
+{
+	struct nl_fork_entry *e;
+	int l;
+
+	for (l = NL_FORK_LISTS - 1; l >= 0; l--) {
+		for (e = lists[l].head; e; e = e->next)
+			if (e->lock)
+				pthread_mutex_unlock(e->lock);
+		pthread_mutex_unlock(&lists[l].lock);
+	}
+}
+
+/* The child's one thread is the one that forked: it holds every lock. */
+static void in_child(void)
+{
+	struct nl_fork_entry *e, *next;
+	int l;
+
+	for (l = NL_FORK_LISTS - 1; l >= 0; l--) {
+		for (e = lists[l].head; e; e = next) {
+			next = e->next;
+			if (e->lock)
+				pthread_mutex_unlock(e->lock);
+			e->in_child(e);
+		}
+		pthread_mutex_unlock(&lists[l].lock);
+	}
+}
+
+static void init(void)
+{
+	ready_err = pthread_atfork(before_fork, in_parent, in_child);
+}
+
+int nl_fork_ready(void)
+{
+	pthread_once(&once, init);
+	return ready_err;
+}
+
+void nl_fork_lock(enum nl_fork_list list)
+{
+	pthread_mutex_lock(&lists[list].lock);
+}
+
+void nl_fork_unlock(enum nl_fork_list list)
+{
+	pthread_mutex_unlock(&lists[list].lock);
+}
+
+void nl_fork_add(enum nl_fork_list list, struct nl_fork_entry *e)
+{
+	struct nl_fork_entry **head = &lists[list].head;
+
+	e->prev = NULL;
+	e->next = *head;
+	if (*head)
+		(*head)->prev = e;
+	*head = e;
+}
+
+void nl_fork_remove(enum nl_fork_list list, struct nl_fork_entry *e)
+{
+	if (e->prev)
+		e->prev->next = e->next;
+	else if (lists[list].head == e)
+		lists[list].head = e->next;
+	if (e->next)
+		e->next->prev = e->prev;
+	e->next = e->prev = NULL;
+}

@@ -1,0 +1,37 @@
+/*
+ * netlink/fork.h -- what a fork() must leave sane, in one registry
+ * (netlink/fork.c): every open watch, namespace record and thread's kept
+ * socket is an entry on one of its lists.
+ *
+ * A fork takes each list's lock and then each entry's own, list by list in
+ * the order below, so the calls in flight end first and the child gets no
+ * half-made entry and every lock free.  The order is the one in which calls
+ * nest: a watch's read may ask its namespace, and either may use the
+ * thread's socket.  In the child each entry's in_child runs: the entry's
+ * descriptors are the parent's, and it closes them.
+ */
+#ifndef NETIFC_NETLINK_FORK_H
+#define NETIFC_NETLINK_FORK_H
+
+#include <pthread.h>
+
+enum nl_fork_list { NL_FORK_WATCHES, NL_FORK_NAMESPACES, NL_FORK_THREADS, NL_FORK_LISTS };
+
+struct nl_fork_entry {
+	pthread_mutex_t *lock;  /* held by the entry's calls; NULL: its list's lock covers it */
+	void (*in_child)(struct nl_fork_entry *e);      /* may nl_fork_remove(e) and free it */
+	struct nl_fork_entry *next, *prev;
+};
+
+/* 0 once the fork handlers are in place, else pthread_atfork's errno. */
+int nl_fork_ready(void);
+
+/* A list's lock: what opens or closes an entry's descriptors holds it. */
+void nl_fork_lock(enum nl_fork_list list);
+void nl_fork_unlock(enum nl_fork_list list);
+
+/* Under the list's lock. */
+void nl_fork_add(enum nl_fork_list list, struct nl_fork_entry *e);
+void nl_fork_remove(enum nl_fork_list list, struct nl_fork_entry *e);
+
+#endif
