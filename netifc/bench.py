@@ -447,7 +447,8 @@ def plot_sizes(text: str) -> List[int]:
     try:
         sizes = sorted({int(x) for x in text.split(",") if x.strip()})
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a comma-separated list of counts: {text!r}")
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of counts:"
+                                         f" {text!r}") from None
     if not sizes or sizes[0] < 0:
         raise argparse.ArgumentTypeError(f"counts of veth pairs must be 0 or more: {text!r}")
     return sizes

@@ -26,7 +26,7 @@ NETNS_RUN_DIR = "/run/netns"
 """Where ``ip netns add NAME`` mounts the namespace it names."""
 
 
-def _where(netns: Union[str, "os.PathLike[str]"]) -> Tuple[Optional[str], str]:
+def _where(netns: Union[str, os.PathLike[str]]) -> Tuple[Optional[str], str]:
     """(name, path) of a namespace given by name or by path."""
     if isinstance(netns, str) and "/" not in netns:
         if netns in ("", ".", "..") or "\0" in netns:
@@ -82,7 +82,7 @@ class NetNS(Namespace):
     """The file it was opened from, None when given a descriptor."""
     _ns: _NetNS
 
-    def __init__(self, netns: Union[str, "os.PathLike[str]", int]) -> None:
+    def __init__(self, netns: Union[str, os.PathLike[str], int]) -> None:
         if isinstance(netns, bool) or not isinstance(netns, (str, int, os.PathLike)):
             raise TypeError("NetNS: netns must be a name, a path or a file descriptor,"
                             f" not {type(netns).__name__}")

@@ -3,7 +3,7 @@ with each other, as the module's ``snapshot()``, a NetNS's and a live
 table's ``snapshot()`` return it."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, Iterator, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Dict, Iterator, Optional, Tuple
 
 from . import _netifc
 from ._netifc import Addr, Interface, NoSuchInterface

@@ -136,7 +136,7 @@ class Resync(Event):
 def _kind(cls: type) -> Tuple[type, Tuple[str, ...]]:
     """An event class and its fields' slot names, in order: what the C tables
     make its events with."""
-    return cls, cast(Tuple[str, ...], getattr(cls, "__slots__"))
+    return cls, cast(Tuple[str, ...], getattr(cls, "__slots__"))  # noqa: B009 (mypy: type has none)
 
 
 _EVENTS = tuple(_kind(cls) for cls in (LinkAdded, LinkChanged, LinkRemoved, AddrAdded,

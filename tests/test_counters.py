@@ -226,7 +226,7 @@ def test_counters_names_follow_renames_and_removals(backend, pair):
         names_agree(a)
         a.batch([f"link add ctr{i} type veth peer name ctq{i}" for i in range(4)])
         names_agree(a)
-        for turn in range(3):   # renamed one way and back: each call sees the last name
+        for _ in range(3):   # renamed one way and back: each call sees the last name
             a.batch([f"link set ctr{i} name ctn{i}" for i in range(4)])
             names_agree(a)
             a.batch([f"link set ctn{i} name ctr{i}" for i in range(4)])

@@ -16,7 +16,7 @@ import time
 import pytest
 
 import netifc
-from conftest import BACKENDS, require_namespaces
+from conftest import require_namespaces
 from nslab import (Host, Netns, in_new_thread, ip_addrs, ip_groups, ip_links, printed_until,
                    socket_inodes, wait_link_locals)
 from test_cli_ip import compare

@@ -80,7 +80,7 @@ def driver(tmp_path_factory):
         builds[name] = (exe, subprocess.Popen(
             [CC, "-std=c11", "-pedantic", "-O2", "-Wall", "-Wextra", "-Werror", "-I", CSRC, *extra,
              "-o", str(exe), *sources, "-liphlpapi", "-lws2_32"], env=clean_env()))
-    for name, (exe, proc) in builds.items():
+    for exe, proc in builds.values():
         assert proc.wait() == 0, f"{CC} failed to build {exe.name}"
     return dict(exe=builds["exe"][0], small=builds["small"][0], dir=out, wine=wine,
                 server=server)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import socket
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network, IPv6Address, IPv6Interface, IPv6Network
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterator  # noqa: F401 (named by an assert_type string)
 
 import netifc
 
