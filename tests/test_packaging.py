@@ -37,6 +37,8 @@ def installed_metadata(tmp_path):
             "license_expression": d.metadata.get_all("License-Expression"),
             "license_file": d.metadata.get_all("License-File"),
             "license": d.metadata.get_all("License"),
+            "classifiers": d.metadata.get_all("Classifier"),
+            "keywords": d.metadata.get_all("Keywords"),
             "license_text": d.read_text("licenses/LICENSE"),
             "files": [str(f) for f in d.files or ()],
         }))
@@ -51,12 +53,29 @@ def installed_metadata(tmp_path):
 
 
 def test_distribution_declares_mit_and_ships_the_license(tmp_path):
+    """The License field, which older pips show (pip show), not an SPDX
+    License-Expression, which replaces it and which they leave empty."""
     md = installed_metadata(tmp_path)
-    assert md["license_expression"] == ["MIT"]
+    assert md["license"] == ["MIT"]
+    assert md["license_expression"] is None
     assert md["license_file"] == ["LICENSE"]
-    assert md["license"] is None     # the SPDX expression only
+    assert "License :: OSI Approved :: MIT License" in md["classifiers"]
     assert md["license_text"] == (ROOT / "LICENSE").read_text()
     assert md["license_text"].startswith("MIT License\n")
+
+
+def test_distribution_classifiers_name_what_ci_tests(tmp_path):
+    """Each CPython CI runs the suite on (.ci/wheels.sh: 3.9 to 3.13; .ci/sid.sh:
+    3.14, 3.15), the platforms, the status and the topics."""
+    md = installed_metadata(tmp_path)
+    listed = {c.rsplit(" :: ", 1)[1] for c in md["classifiers"]
+              if c.startswith("Programming Language :: Python :: 3.")}
+    assert listed == {f"3.{n}" for n in range(9, 16)}
+    for c in ("Operating System :: POSIX :: Linux", "Topic :: System :: Networking",
+              "Typing :: Typed", "Programming Language :: Python :: 3 :: Only"):
+        assert c in md["classifiers"]
+    assert any(c.startswith("Development Status :: ") for c in md["classifiers"])
+    assert "netlink" in md["keywords"][0].split(",")
 
 
 def test_distribution_ships_the_stubs_and_marker(tmp_path):
