@@ -27,6 +27,16 @@ def _failed(e: Exception) -> int:
     return 1
 
 
+def _add_family_options(p: argparse.ArgumentParser, help: str) -> None:
+    """-4 and -6, one or the other, into ``family``; help names the version
+    where it has ``{}``."""
+    fam = p.add_mutually_exclusive_group()
+    fam.add_argument("-4", dest="family", action="store_const", const=socket.AF_INET,
+                     help=help.format(4, 4))
+    fam.add_argument("-6", dest="family", action="store_const", const=socket.AF_INET6,
+                     help=help.format(6, 6))
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="netifc",
@@ -51,11 +61,7 @@ def _parser() -> argparse.ArgumentParser:
     form = p.add_mutually_exclusive_group()
     form.add_argument("-b", "--brief", action="store_true", help="one line per interface")
     form.add_argument("-j", "--json", action="store_true", help="JSON (schema in README)")
-    fam = p.add_mutually_exclusive_group()
-    fam.add_argument("-4", dest="family", action="store_const", const=socket.AF_INET,
-                     help="IPv4 only: the interfaces with an IPv4 address, and those addresses")
-    fam.add_argument("-6", dest="family", action="store_const", const=socket.AF_INET6,
-                     help="IPv6 only: the interfaces with an IPv6 address, and those addresses")
+    _add_family_options(p, "IPv{} only: the interfaces with an IPv{} address, and those addresses")
     p.add_argument("-m", "--multicast", action="store_true",
                    help="multicast groups instead of addresses")
     p.add_argument("-w", "--watch", action="store_true",
@@ -258,11 +264,7 @@ def _route_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("command", nargs="*", metavar="show | get ADDRESS",
                    help="show (the default) or get ADDRESS")
-    fam = p.add_mutually_exclusive_group()
-    fam.add_argument("-4", dest="family", action="store_const", const=socket.AF_INET,
-                     help="IPv4 routes only")
-    fam.add_argument("-6", dest="family", action="store_const", const=socket.AF_INET6,
-                     help="IPv6 routes only")
+    _add_family_options(p, "IPv{} routes only")
     p.add_argument("--table", "-t", metavar="T",
                    help="a table number or name (main, local, default, an rt_tables"
                         " name), or all (default: main)")

@@ -159,6 +159,14 @@ def route_floors() -> Dict[str, Tuple[Any, ...]]:
             "RouteGet": ("route_get", 0, None, [netifc.route_get("127.0.0.1").index])}
 
 
+def _installed(name: str) -> Any:
+    """The peer module ``name``, or None where it is not installed."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
 def peer_bodies(lo: netifc.Interface) -> Dict[str, Dict[str, Callable[[], object]]]:
     """{benchmark name: {peer: callable}} for the peers that are installed
     (imported by name: type checkers need none of them)."""
@@ -169,22 +177,16 @@ def peer_bodies(lo: netifc.Interface) -> Dict[str, Dict[str, Callable[[], object
         lambda: socket.if_indextoname(lo.index)
     peers["BenchmarkInterfaceByName"]["socket.if_nametoindex"] = \
         lambda: socket.if_nametoindex(lo.name)
-    try:
-        psutil = importlib.import_module("psutil")
-    except ImportError:
-        pass
-    else:
+    psutil = _installed("psutil")
+    if psutil is not None:
         peers["BenchmarkInterfaces"]["psutil.net_if_stats"] = psutil.net_if_stats
         peers["BenchmarkInterfaceAddrs"]["psutil.net_if_addrs"] = psutil.net_if_addrs
         peers[SNAPSHOT]["psutil.net_if_addrs+net_if_stats"] = \
             lambda: (psutil.net_if_addrs(), psutil.net_if_stats())
         peers["Counters"]["psutil.net_io_counters(pernic)"] = \
             lambda: psutil.net_io_counters(pernic=True)
-    try:
-        netifaces = importlib.import_module("netifaces")
-    except ImportError:
-        pass
-    else:
+    netifaces = _installed("netifaces")
+    if netifaces is not None:
         peers["BenchmarkInterfaces"]["netifaces.interfaces"] = netifaces.interfaces
         peers["BenchmarkInterfaceAddrs"]["netifaces.ifaddresses(each)"] = \
             lambda: [netifaces.ifaddresses(n) for n in netifaces.interfaces()]
@@ -195,20 +197,14 @@ def peer_bodies(lo: netifc.Interface) -> Dict[str, Dict[str, Callable[[], object
         peers["DefaultGateways"]["netifaces.gateways"] = netifaces.gateways
         peers["NetifacesIfaddresses"]["netifaces.ifaddresses"] = \
             lambda: netifaces.ifaddresses(lo.name)
-    try:
-        ifaddr = importlib.import_module("ifaddr")
-    except ImportError:
-        pass
-    else:
+    ifaddr = _installed("ifaddr")
+    if ifaddr is not None:
         peers["BenchmarkInterfaces"]["ifaddr.get_adapters"] = ifaddr.get_adapters
         peers["BenchmarkInterfaceAddrs"]["ifaddr.get_adapters"] = ifaddr.get_adapters
         peers[SNAPSHOT]["ifaddr.get_adapters"] = ifaddr.get_adapters
-    try:
-        IPRoute = importlib.import_module("pyroute2").IPRoute
-    except ImportError:
-        pass
-    else:
-        ipr = IPRoute()     # one socket, kept, as netifc keeps its own
+    pyroute2 = _installed("pyroute2")
+    if pyroute2 is not None:
+        ipr = pyroute2.IPRoute()     # one socket, kept, as netifc keeps its own
         peers["BenchmarkInterfaces"]["pyroute2.get_links"] = ipr.get_links
         peers["BenchmarkInterfaceByIndex"]["pyroute2.link(get,index)"] = \
             lambda: ipr.link("get", index=lo.index)
@@ -476,11 +472,8 @@ def scaling_point(benchtime: float, netns: str, go: bool) -> Dict[str, Any]:
                        "netifc live()": lambda: lv.by_index(lo.index)},
             "addrs": {"netifc": netifc.interface_addrs, "netifc live()": lambda: lv.addrs},
         }
-        try:
-            psutil = importlib.import_module("psutil")
-        except ImportError:
-            pass
-        else:   # psutil has no lookup of one interface
+        psutil = _installed("psutil")
+        if psutil is not None:      # psutil has no lookup of one interface
             calls["interfaces"]["psutil"] = psutil.net_if_stats
             calls["addrs"]["psutil"] = psutil.net_if_addrs
         turn = benchtime / PLOT_ROUNDS
@@ -564,9 +557,7 @@ def draw(points: Sequence[Dict[str, Any]], path: str, note: str) -> None:
 
 def plot(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """--plot PATH: measure in a namespace of each size, then draw."""
-    try:
-        importlib.import_module("matplotlib")
-    except ImportError:
+    if _installed("matplotlib") is None:
         p.exit(2, f"{p.prog}: error: --plot needs matplotlib, which is not installed:"
                   " pip install 'netifc[plot]'\n")
     if _floor is None or not hasattr(_netifc, "_Tables"):
