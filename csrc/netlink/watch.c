@@ -82,7 +82,7 @@ static int join(int fd, int group)
 	return setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &group, sizeof group);
 }
 
-static int open_socket(struct nl_watch *w, int netns, unsigned groups)
+static int open_socket(struct nl_watch *w, struct netifc_ns *ns, unsigned groups)
 {
 	static const int required[] = { RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR };
 	struct sockaddr_nl me = { .nl_family = AF_NETLINK };
@@ -93,10 +93,10 @@ static int open_socket(struct nl_watch *w, int netns, unsigned groups)
 	int fd;
 
 	/* In another namespace: made there by a helper thread, then used here. */
-	fd = netns >= 0 ? netifc_netns_socket(netns, AF_NETLINK, type, NETLINK_ROUTE)
-			: socket(AF_NETLINK, type, NETLINK_ROUTE);
+	fd = ns ? netifc_ns_socket(ns, AF_NETLINK, type, NETLINK_ROUTE)
+		: socket(AF_NETLINK, type, NETLINK_ROUTE);
 	if (fd < 0)
-		return netns >= 0 ? fd : -errno;
+		return ns ? fd : -errno;
 	w->fd = fd;
 	if (bind(w->fd, (struct sockaddr *)&me, sizeof me) < 0 ||
 	    connect(w->fd, (struct sockaddr *)&kernel, sizeof kernel) < 0)
@@ -112,7 +112,7 @@ static int open_socket(struct nl_watch *w, int netns, unsigned groups)
 	return 0;
 }
 
-int nl_watch_open(struct nl_watch *w, int netns, unsigned groups)
+int nl_watch_open(struct nl_watch *w, struct netifc_ns *ns, unsigned groups)
 {
 	int r;
 
@@ -120,9 +120,10 @@ int nl_watch_open(struct nl_watch *w, int netns, unsigned groups)
 	w->fd = -1;
 	if ((r = pthread_mutex_init(&w->lock, NULL)) != 0)
 		return -r;
+	netifc_ns_fork_init();  /* first: see netlink/netns.h */
 	pthread_once(&once, init);
-	pthread_mutex_lock(&lock);
-	if ((r = open_socket(w, netns, groups)) < 0 && w->fd >= 0) {
+	pthread_mutex_lock(&lock);      /* then ns->lock, in open_socket */
+	if ((r = open_socket(w, ns, groups)) < 0 && w->fd >= 0) {
 		close(w->fd);
 		w->fd = -1;
 	}

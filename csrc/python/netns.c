@@ -7,6 +7,11 @@
  * struct netifc_call and the backend's socket layer does the rest.  The
  * Interfaces it returns keep it, so their addrs() ask the same namespace.
  * Only the netlink backend can look into another namespace.
+ *
+ * close() runs with the GIL released, so the namespace's descriptor is
+ * used only under its lock (netlink/netns.c): a call checks it there and
+ * fails with -EBADF (ValueError) once closed.  What is read here without
+ * the lock (closed, fileno, the quick refusal) is one atomic load.
  */
 #include <errno.h>
 #include <string.h>
@@ -59,7 +64,7 @@ static void ns_dealloc(PyObject *self)
 /* The backend for a call, or NULL with the exception set. */
 static const struct netifc_backend *backend_for(PyObject *self, modstate *st)
 {
-	if (NS(self)->fd < 0) {
+	if (netifc_ns_closed(NS(self))) {
 		PyErr_SetString(PyExc_ValueError, "I/O operation on a closed network namespace");
 		return NULL;
 	}
@@ -254,23 +259,26 @@ struct netifc_ns *netifc_ns_core(PyObject *o)
 	return NS(o);
 }
 
-int netifc_ns_fd(PyObject *o)
+struct netifc_ns *netifc_ns_of(PyObject *o)
 {
 	if (netifc_ns_check(o) < 0)
-		return -1;
-	if (NS(o)->fd < 0) {
+		return NULL;
+	if (netifc_ns_closed(NS(o))) {
 		PyErr_SetString(PyExc_ValueError, "I/O operation on a closed network namespace");
-		return -1;
+		return NULL;
 	}
-	return NS(o)->fd;
+	return NS(o);
 }
 
+/* As a file's fileno(): the number, which a close() from another thread may end. */
 static PyObject *ns_fileno(PyObject *self, PyObject *unused)
 {
+	int fd = __atomic_load_n(&NS(self)->fd, __ATOMIC_ACQUIRE);
+
 	(void)unused;
-	if (NS(self)->fd < 0)
+	if (fd < 0)
 		return PyErr_Format(PyExc_ValueError, "I/O operation on a closed network namespace");
-	return PyLong_FromLong(NS(self)->fd);
+	return PyLong_FromLong(fd);
 }
 
 static PyObject *ns_close(PyObject *self, PyObject *unused)
@@ -285,7 +293,7 @@ static PyObject *ns_close(PyObject *self, PyObject *unused)
 static PyObject *ns_closed(PyObject *self, void *c)
 {
 	(void)c;
-	return PyBool_FromLong(NS(self)->fd < 0);
+	return PyBool_FromLong(netifc_ns_closed(NS(self)));
 }
 
 /* A copy of a namespace is the namespace: what an Interface's copy keeps. */
