@@ -713,7 +713,8 @@ static int open_watch(TablesObject *t)
 	modstate *st = PyModule_GetState(t->module);
 	struct netifc_call call = { .step = "netlink watch socket" };
 	struct netifc_ns *ns = t->netns ? netifc_ns_of(t->netns) : NULL;     /* NULL: this thread's */
-	unsigned groups = st->opts & NETIFC_NO_WATCH_MCAST ? 0 : NL_WATCH_MCAST4 | NL_WATCH_MCAST6;
+	unsigned groups = netifc_path_of(st).opts & NETIFC_NO_WATCH_MCAST ? 0
+			  : NL_WATCH_MCAST4 | NL_WATCH_MCAST6;
 	int r;
 
 	if (t->netns && !ns)
