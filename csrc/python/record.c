@@ -54,6 +54,8 @@ PyObject *netifc_core_error(modstate *st, const struct netifc_call *c, int err, 
 	}
 	if (err == -ENOMEM)
 		return PyErr_NoMemory();
+	if (err == -EBADF && c->ns)     /* closed meanwhile by another thread */
+		return PyErr_Format(PyExc_ValueError, "I/O operation on a closed network namespace");
 	if (err == -EBUSY)
 		busy_text(c, msg, sizeof msg);
 	else
