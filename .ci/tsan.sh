@@ -43,17 +43,26 @@ CFLAGS="-fsanitize=thread -fno-omit-frame-pointer -g" LDFLAGS="-fsanitize=thread
 tests=(tests/test_threads.py tests/test_live.py tests/test_live_window.py tests/test_netns.py)
 threaded="thread or fork or churn or concurrent"
 echo "== under ThreadSanitizer: ${tests[*]}; elsewhere: -k '$threaded'"
+mkdir "$scratch/reports"
 tsan_env=(
     LD_PRELOAD="$(gcc -print-file-name=libtsan.so)"
     # halt_on_error: the first report ends the run, exit 66 fails the step.
-    TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 history_size=4 suppressions=$root/.ci/tsan.supp"
-    NETIFC_TSAN=1
+    # log_path: pytest captures fd 2, and a halted process never shows it;
+    # every process (Python children too) writes its reports there.
+    TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 log_path=$scratch/reports/tsan suppressions=$root/.ci/tsan.supp"
 )
 # setarch -R: without address randomisation, so the runtime finds the memory
 # layout it expects whatever vm.mmap_rnd_bits the kernel has.
 run() {
+    local rc=0
     (cd "$scratch" && env "${tsan_env[@]}" setarch "$(uname -m)" -R \
-        "$scratch/venv/bin/python" -m pytest -q -p no:cacheprovider --rootdir "$root" "$@")
+        "$scratch/venv/bin/python" -m pytest -q -p no:cacheprovider --rootdir "$root" "$@") || rc=$?
+    if [ -n "$(ls "$scratch/reports")" ]; then
+        cat "$scratch/reports"/*
+        echo "tsan.sh: ThreadSanitizer reported (above); exit status $rc" >&2
+        exit 66
+    fi
+    [ "$rc" -eq 0 ] || { echo "tsan.sh: the tests failed ($rc)" >&2; exit "$rc"; }
 }
 run "${tests[@]/#/$root/}"
 run "$root/tests/test_hardening.py" "$root/tests/test_netlink.py" "$root/tests/test_counters.py" \
