@@ -348,10 +348,10 @@ static int watch_in_own_netns(void)
 		printf("core_check: watch checks skipped: unshare(CLONE_NEWNET): %s\n", strerror(errno));
 		return 0;
 	}
-	expect(nl_watch_open(&bare, -1, 0), 0, "nl_watch_open without the optional groups");
+	expect(nl_watch_open(&bare, NULL, 0), 0, "nl_watch_open without the optional groups");
 	expect((int)bare.groups, 0, "no optional group joined when none is asked for");
 	nl_watch_free(&bare);
-	expect(nl_watch_open(&w, -1, NL_WATCH_MCAST4 | NL_WATCH_MCAST6), 0, "nl_watch_open");
+	expect(nl_watch_open(&w, NULL, NL_WATCH_MCAST4 | NL_WATCH_MCAST6), 0, "nl_watch_open");
 	expect(nl_watch_read(&w, &ev), 0, "read with nothing pending");
 	expect((int)(ev.n + ev.lost), 0, "nothing pending: no event");
 	expect(set_lo_up(), 0, "lo up");

@@ -10,9 +10,7 @@ struct list {
 };
 
 static struct list lists[NL_FORK_LISTS] = {
-	{ PTHREAD_MUTEX_INITIALIZER, NULL },
-	{ PTHREAD_MUTEX_INITIALIZER, NULL },
-	{ PTHREAD_MUTEX_INITIALIZER, NULL },
+	[0 ... NL_FORK_LISTS - 1] = { PTHREAD_MUTEX_INITIALIZER, NULL },
 };
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int ready_err;

@@ -1,7 +1,8 @@
 /*
  * netlink/fork.h -- what a fork() must leave sane, in one registry
  * (netlink/fork.c): every open watch, namespace record and thread's kept
- * socket is an entry on one of its lists.
+ * socket is an entry on one of its lists, and so is the live tables' lock
+ * renewal (python/live.c).
  *
  * A fork takes each list's lock and then each entry's own, list by list in
  * the order below, so the calls in flight end first and the child gets no
@@ -15,7 +16,9 @@
 
 #include <pthread.h>
 
-enum nl_fork_list { NL_FORK_WATCHES, NL_FORK_NAMESPACES, NL_FORK_THREADS, NL_FORK_LISTS };
+/* NL_FORK_OTHER: locks held for a few loads and stores, which wait for no other. */
+enum nl_fork_list { NL_FORK_WATCHES, NL_FORK_NAMESPACES, NL_FORK_THREADS, NL_FORK_OTHER,
+		    NL_FORK_LISTS };
 
 struct nl_fork_entry {
 	pthread_mutex_t *lock;  /* held by the entry's calls; NULL: its list's lock covers it */

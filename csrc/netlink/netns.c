@@ -34,6 +34,11 @@ static void ns_in_child(struct nl_fork_entry *e)
 		nl_close(&ns->s);
 }
 
+int netifc_ns_closed(const struct netifc_ns *ns)
+{
+	return __atomic_load_n(&ns->fd, __ATOMIC_ACQUIRE) < 0;
+}
+
 /* ---- the helper thread ------------------------------------------------- */
 
 struct helper {
@@ -90,6 +95,17 @@ int netifc_netns_socket(int nsfd, int domain, int type, int protocol)
 	struct socket_args a = { domain, type, protocol };
 
 	return netifc_netns_run(nsfd, make_socket, &a);
+}
+
+int netifc_ns_socket(struct netifc_ns *ns, int domain, int type, int protocol)
+{
+	int r = -EBADF;
+
+	pthread_mutex_lock(&ns->lock);
+	if (ns->fd >= 0)
+		r = netifc_netns_socket(ns->fd, domain, type, protocol);
+	pthread_mutex_unlock(&ns->lock);
+	return r;
 }
 
 /* ---- a namespace's kept socket -------------------------------------------- */
@@ -183,6 +199,7 @@ static int read_groups(void *p)
 	return netifc_proc_groups(a->family, a->index, a->out);
 }
 
+/* Between netifc_ns_get and netifc_ns_put: ns->lock is held, so ns->fd stays open. */
 int netifc_ns_proc_groups(struct netifc_ns *ns, int family, int32_t index,
 			  struct netifc_addrs *out)
 {
@@ -238,7 +255,7 @@ void netifc_ns_close(struct netifc_ns *ns)
 		nl_close(&ns->s);
 	if (ns->fd >= 0)
 		close(ns->fd);
-	ns->fd = -1;
+	__atomic_store_n(&ns->fd, -1, __ATOMIC_RELEASE);      /* netifc_ns_closed reads it unlocked */
 	pthread_mutex_unlock(&ns->lock);
 	nl_fork_unlock(NL_FORK_NAMESPACES);
 }

@@ -18,7 +18,7 @@
 #include "netlink/io.h"
 
 struct netifc_ns {
-	int fd;                 /* the namespace (nsfs), -1 once closed */
+	int fd;                 /* the namespace (nsfs), -1 once closed; used under lock */
 	struct nl_sock s;       /* its kept socket, fd -1 until made */
 	pthread_mutex_t lock;   /* held from nl_get to nl_put: one call at a time */
 	struct nl_fork_entry fork;      /* on the fork registry's list of namespaces */
@@ -34,6 +34,11 @@ int netifc_ns_open(int nsfd, struct netifc_ns **out);
 void netifc_ns_close(struct netifc_ns *ns);
 /* Closes, then frees. */
 void netifc_ns_free(struct netifc_ns *ns);
+/*
+ * 1 once closed, without the lock: for a quick refusal and for `closed`.  A
+ * call that finds it open still checks again under the lock (-EBADF).
+ */
+int netifc_ns_closed(const struct netifc_ns *ns);
 
 /*
  * fn(arg) on a new thread that first entered the network namespace nsfd:
@@ -44,6 +49,8 @@ int netifc_netns_run(int nsfd, int (*fn)(void *), void *arg);
 
 /* A socket(domain, type, protocol) made inside nsfd: its descriptor or -errno. */
 int netifc_netns_socket(int nsfd, int domain, int type, int protocol);
+/* The same in ns, under its lock (a close waits for it): -EBADF once closed. */
+int netifc_ns_socket(struct netifc_ns *ns, int domain, int type, int protocol);
 
 /*
  * The socket layer's side (netlink/socket.c): the namespace's socket, locked for

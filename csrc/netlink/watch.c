@@ -52,7 +52,7 @@ static int join(int fd, int group)
 	return setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &group, sizeof group);
 }
 
-static int open_socket(struct nl_watch *w, int netns, unsigned groups)
+static int open_socket(struct nl_watch *w, struct netifc_ns *ns, unsigned groups)
 {
 	static const int required[] = { RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR };
 	struct sockaddr_nl me = { .nl_family = AF_NETLINK };
@@ -63,10 +63,10 @@ static int open_socket(struct nl_watch *w, int netns, unsigned groups)
 	int fd;
 
 	/* In another namespace: made there by a helper thread, then used here. */
-	fd = netns >= 0 ? netifc_netns_socket(netns, AF_NETLINK, type, NETLINK_ROUTE)
-			: socket(AF_NETLINK, type, NETLINK_ROUTE);
+	fd = ns ? netifc_ns_socket(ns, AF_NETLINK, type, NETLINK_ROUTE)
+		: socket(AF_NETLINK, type, NETLINK_ROUTE);
 	if (fd < 0)
-		return netns >= 0 ? fd : -errno;
+		return ns ? fd : -errno;
 	w->fd = fd;
 	if (bind(w->fd, (struct sockaddr *)&me, sizeof me) < 0 ||
 	    connect(w->fd, (struct sockaddr *)&kernel, sizeof kernel) < 0)
@@ -82,7 +82,7 @@ static int open_socket(struct nl_watch *w, int netns, unsigned groups)
 	return 0;
 }
 
-int nl_watch_open(struct nl_watch *w, int netns, unsigned groups)
+int nl_watch_open(struct nl_watch *w, struct netifc_ns *ns, unsigned groups)
 {
 	int r;
 
@@ -92,8 +92,8 @@ int nl_watch_open(struct nl_watch *w, int netns, unsigned groups)
 		return -r;
 	w->fork.lock = &w->lock;
 	w->fork.in_child = watch_in_child;
-	nl_fork_lock(NL_FORK_WATCHES);
-	if ((r = open_socket(w, netns, groups)) < 0 && w->fd >= 0) {
+	nl_fork_lock(NL_FORK_WATCHES);  /* then ns->lock, in open_socket: the registry's order */
+	if ((r = open_socket(w, ns, groups)) < 0 && w->fd >= 0) {
 		close(w->fd);
 		w->fd = -1;
 	}

@@ -26,12 +26,15 @@ struct nl_watch {
 	struct nl_fork_entry fork;      /* on the fork registry's list of watches */
 };
 
+struct netifc_ns;
+
 /*
  * Opens the socket (SOCK_CLOEXEC | SOCK_NONBLOCK) in the network namespace
- * netns (a descriptor; -1: the calling thread's), joining those of the
- * optional groups in `groups` the kernel has: 0 or a negative errno.
+ * ns (netlink/netns.h, made there under its lock; NULL: the calling
+ * thread's), joining those of the optional groups in `groups` the kernel
+ * has: 0 or a negative errno (-EBADF: ns is closed).
  */
-int nl_watch_open(struct nl_watch *w, int netns, unsigned groups);
+int nl_watch_open(struct nl_watch *w, struct netifc_ns *ns, unsigned groups);
 
 /*
  * Takes every datagram pending, without blocking, and appends its events

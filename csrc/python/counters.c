@@ -189,14 +189,15 @@ const struct netifc_record_type netifc_counters_record = {
 /* ---- calls ------------------------------------------------------------ */
 
 /* A backend without counters answers EOPNOTSUPP. */
-static int counters_call(modstate *st, struct netifc_call *call, int32_t index,
+/* A backend without counters answers EOPNOTSUPP.  With the GIL released: b is a copy. */
+static int counters_call(const struct netifc_backend *b, struct netifc_call *call, int32_t index,
 			 struct netifc_counters_table *t)
 {
-	if (!st->backend->counters) {
-		call->step = st->backend->name;
+	if (!b->counters) {
+		call->step = b->name;
 		return -EOPNOTSUPP;
 	}
-	return st->backend->counters(call, index, t);
+	return b->counters(call, index, t);
 }
 
 static PyObject *counters_at(void *st, const void *table, size_t i)
@@ -207,13 +208,14 @@ static PyObject *counters_at(void *st, const void *table, size_t i)
 /* Every link's counters, in ns (NULL: the calling thread's namespace). */
 PyObject *netifc_counters_all(modstate *st, struct netifc_ns *ns)
 {
-	struct netifc_call call = { .opts = st->opts, .ns = ns };
+	struct netifc_path p = netifc_path_of(st);
+	struct netifc_call call = { .opts = p.opts, .ns = ns };
 	struct netifc_counters_table t = { 0 };
 	PyObject *res;
 	int r;
 
 	Py_BEGIN_ALLOW_THREADS
-	r = counters_call(st, &call, 0, &t);
+	r = counters_call(p.backend, &call, 0, &t);
 	Py_END_ALLOW_THREADS
 	if (r < 0)
 		res = netifc_core_error(st, &call, r, NULL);
@@ -231,19 +233,20 @@ static PyObject *m_counters(PyObject *m, PyObject *unused)
 
 PyObject *netifc_counters_of(modstate *st, struct netifc_ns *ns, int32_t index, const char *name)
 {
-	struct netifc_call call = { .opts = st->opts, .ns = ns };
+	struct netifc_path p = netifc_path_of(st);
+	struct netifc_call call = { .opts = p.opts, .ns = ns };
 	struct netifc_counters_table t = { 0 };
 	PyObject *what, *res;
 	int r;
 
 	Py_BEGIN_ALLOW_THREADS
-	r = counters_call(st, &call, index, &t);
+	r = counters_call(p.backend, &call, index, &t);
 	Py_END_ALLOW_THREADS
 	if (r == 0 && t.n == 1)
 		res = new_counters(st, &t.v[0]);
 	else if (r == 0)
 		res = PyErr_Format(PyExc_RuntimeError, "%s gave %zu records for one link",
-				   st->backend->name, t.n);
+				   p.backend->name, t.n);
 	else if (r == -ENODEV && (what = PyUnicode_DecodeFSDefault(name))) {
 		res = netifc_core_error(st, &call, r, what);
 		Py_DECREF(what);
@@ -314,7 +317,7 @@ PyObject *netifc_link_settings_of(modstate *st, struct netifc_ns *ns, int32_t in
 				   const char *name)
 {
 #ifdef __linux__
-	struct netifc_call call = { .opts = st->opts, .ns = ns };
+	struct netifc_call call = { .opts = netifc_path_of(st).opts, .ns = ns };
 	struct netifc_link_settings ls;
 	PyObject *res;
 	int r;

@@ -19,11 +19,16 @@
  * kernel tells of no groups, a read of them (live) or of events (Watcher)
  * compares them with a dump.
  *
- * The GIL guards the tables; a lock guards what spans a call that may let
- * it go (a new read of the tables, or the garbage collector's finalizers),
- * and a forked child makes its own.  A live table's read first takes what
- * is pending, without blocking; the Watcher's tables change only when it
- * asks for events.
+ * The tables' own lock, not the GIL, guards everything of theirs that
+ * changes -- the tables, the socket, the kept object (_cache) and the event
+ * classes (kinds) -- for the whole of every call that reads or changes them,
+ * a call into Python (a new read of the tables) included.  It is waited for
+ * with the GIL released, and the wait ends for a signal (KeyboardInterrupt)
+ * as a threading.Lock's does.  What a call lets go under the lock (the kept
+ * object, old event classes) is released after it, outside: a finalizer
+ * never runs with the lock held.  A forked child makes its own lock.  A live
+ * table's read first takes what is pending, without blocking; the Watcher's
+ * tables change only when it asks for events.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -32,6 +37,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
+#include "netlink/fork.h"
 #include "python/live.h"
 #include "python/live_table.h"
 #include "python/netns.h"
@@ -40,16 +46,31 @@
 enum { EV_LINK_ADDED, EV_LINK_CHANGED, EV_LINK_REMOVED, EV_ADDR_ADDED, EV_ADDR_CHANGED,
        EV_ADDR_REMOVED, EV_GROUP_JOINED, EV_GROUP_LEFT, EV_RESYNC, EV_KINDS };
 
-static unsigned fork_count;     /* a child's locks are the parent's state: made anew */
+/*
+ * A child's table locks are the parent's state (perhaps held by a thread
+ * gone there): made anew at its first use, under `renewing`, which guards
+ * fork_count and every table's lock and forks fields.  It is held for a
+ * few loads and stores only, so a fork takes it (the fork registry's,
+ * netlink/fork.h) to leave it free in both.
+ */
+static pthread_mutex_t renewing = PTHREAD_MUTEX_INITIALIZER;
+static unsigned fork_count;
 
-static void count_fork(void)
+static void renew_in_child(struct nl_fork_entry *e)
 {
+	(void)e;
 	fork_count++;
 }
 
+static struct nl_fork_entry renew = { &renewing, renew_in_child, NULL, NULL };
+
 static void count_forks_from_now(void)
 {
-	pthread_atfork(NULL, NULL, count_fork);
+	if (nl_fork_ready() == 0) {
+		nl_fork_lock(NL_FORK_OTHER);
+		nl_fork_add(NL_FORK_OTHER, &renew);
+		nl_fork_unlock(NL_FORK_OTHER);
+	}
 }
 
 /* ---- reading the tables ------------------------------------------------- */
@@ -78,6 +99,22 @@ static int elsewhere(TablesObject *t)
 		return -1;
 	}
 	return 0;
+}
+
+/* Under the lock: *o is let go, released by leave() once the lock is. */
+static void let_go(TablesObject *t, PyObject **o)
+{
+	size_t i;
+
+	if (!*o)
+		return;
+	for (i = 0; i < sizeof t->dropped / sizeof *t->dropped && t->dropped[i]; i++)
+		;
+	if (i < sizeof t->dropped / sizeof *t->dropped)
+		t->dropped[i] = *o;
+	else
+		Py_DECREF(*o);  /* not reached: a call lets go of each field once */
+	*o = NULL;
 }
 
 /* One dump by the module's _snapshot(multicast, "netlink") (or the _NetNS's): (links, records). */
@@ -124,7 +161,7 @@ static int reload(TablesObject *t)
 	links = addrs = groups = NULL;
 	PyMem_Free(t->by_name);
 	t->by_name = NULL;
-	Py_CLEAR(t->cache);
+	let_go(t, &t->cache);
 	t->stale = 0;
 	r = 0;
 done:
@@ -585,47 +622,81 @@ static int apply(TablesObject *t, struct nl_events *ev, PyObject *out, PyObject 
 		r = reconcile_all(t, &q, out, classes);
 	PyMem_Free(q.v);
 	if (r == 0 && ev->n)
-		Py_CLEAR(t->cache);
+		let_go(t, &t->cache);
 	return r ? r : lt_bound(t);
 }
 
 /* ---- the lock ------------------------------------------------------------ */
 
+/* The table's lock, made anew in a forked child (its first use there); NULL: no memory. */
+static PyThread_type_lock lock_of(TablesObject *t)
+{
+	PyThread_type_lock lock;
+
+	pthread_mutex_lock(&renewing);
+	if (t->forks != fork_count) {   /* the parent's lock, perhaps held by a thread gone here */
+		PyThread_type_lock fresh = PyThread_allocate_lock();
+
+		if (fresh) {
+			/* (stale: no thread can hold the new lock before it is published) */
+			if (__atomic_load_n(&t->owner, __ATOMIC_RELAXED))
+				t->stale = 1;   /* a thread gone here was changing the tables */
+			__atomic_store_n(&t->owner, 0, __ATOMIC_RELAXED);
+			t->lock = fresh;        /* the old one is left: it may be held */
+			t->forks = fork_count;
+		}
+	}
+	lock = t->forks == fork_count ? t->lock : NULL;
+	pthread_mutex_unlock(&renewing);
+	return lock;
+}
+
+/*
+ * The lock, waited for with the GIL released; a signal ends the wait when
+ * its handler raises (PyErr_CheckSignals), else the wait goes on.
+ */
 static int enter(TablesObject *t)
 {
 	unsigned long me = PyThread_get_thread_ident();
+	PyThread_type_lock lock;
+	PyLockStatus r;
 
-	if (t->owner == me) {   /* this thread is in a call already (or forked from one) */
+	/* Only this thread stores its own ident there, so the test is exact for it. */
+	if (__atomic_load_n(&t->owner, __ATOMIC_RELAXED) == me) {
 		PyErr_SetString(PyExc_RuntimeError, "netifc: tables used again while in use"
 				" (from a finalizer or signal handler of the same thread)");
 		return -1;
 	}
-	if (t->forks != fork_count) {   /* the parent's lock, perhaps held by a thread gone here */
-		PyThread_type_lock fresh = PyThread_allocate_lock();
-
-		if (!fresh) {
-			PyErr_NoMemory();
-			return -1;
-		}
-		if (t->owner)
-			t->stale = 1;   /* a thread gone here was changing the tables */
-		t->lock = fresh;        /* the old one is left: it may be held */
-		t->owner = 0;
-		t->forks = fork_count;
+	if (!(lock = lock_of(t))) {
+		PyErr_NoMemory();
+		return -1;
 	}
-	if (!PyThread_acquire_lock(t->lock, NOWAIT_LOCK)) {
-		Py_BEGIN_ALLOW_THREADS
-		PyThread_acquire_lock(t->lock, WAIT_LOCK);
-		Py_END_ALLOW_THREADS
+	if (!PyThread_acquire_lock(lock, NOWAIT_LOCK)) {
+		do {
+			Py_BEGIN_ALLOW_THREADS
+			r = PyThread_acquire_lock_timed(lock, -1, 1);
+			Py_END_ALLOW_THREADS
+			if (r == PY_LOCK_INTR && PyErr_CheckSignals() < 0)
+				return -1;
+		} while (r != PY_LOCK_ACQUIRED);
 	}
-	t->owner = me;
+	t->held = lock;
+	__atomic_store_n(&t->owner, me, __ATOMIC_RELAXED);
 	return 0;
 }
 
+/* The lock let go; then what the call let go of (let_go) is released. */
 static void leave(TablesObject *t)
 {
-	t->owner = 0;
-	PyThread_release_lock(t->lock);
+	PyObject *dropped[sizeof t->dropped / sizeof *t->dropped];
+	size_t i;
+
+	memcpy(dropped, t->dropped, sizeof dropped);
+	memset(t->dropped, 0, sizeof t->dropped);
+	__atomic_store_n(&t->owner, 0, __ATOMIC_RELAXED);
+	PyThread_release_lock(t->held);
+	for (i = 0; i < sizeof dropped / sizeof *dropped; i++)
+		Py_XDECREF(dropped[i]);
 }
 
 /* ---- taking what is pending ---------------------------------------------- */
@@ -639,13 +710,18 @@ static int open_watch(TablesObject *t)
 {
 	modstate *st = PyModule_GetState(t->module);
 	struct netifc_call call = { .step = "netlink watch socket" };
-	int nsfd = t->netns ? netifc_ns_fd(t->netns) : -1;     /* -1: this thread's */
-	unsigned groups = st->opts & NETIFC_NO_WATCH_MCAST ? 0 : NL_WATCH_MCAST4 | NL_WATCH_MCAST6;
+	struct netifc_ns *ns = t->netns ? netifc_ns_of(t->netns) : NULL;     /* NULL: this thread's */
+	unsigned groups = netifc_path_of(st).opts & NETIFC_NO_WATCH_MCAST ? 0
+			  : NL_WATCH_MCAST4 | NL_WATCH_MCAST6;
 	int r;
 
-	if (t->netns && nsfd < 0)
+	if (t->netns && !ns)
 		return -1;
-	r = nl_watch_open(&t->w, nsfd, groups);
+	r = nl_watch_open(&t->w, ns, groups);
+	if (r == -EBADF && ns) {        /* closed meanwhile by another thread */
+		PyErr_SetString(PyExc_ValueError, "I/O operation on a closed network namespace");
+		return -1;
+	}
 	if (r < 0) {
 		netifc_core_error(st, &call, r, NULL);
 		return -1;
@@ -737,7 +813,7 @@ static PyObject *tables_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
 
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "p|$O:_Tables", kwlist, &live, &netns))
 		return NULL;
-	if (netns != Py_None && netifc_ns_fd(netns) < 0)
+	if (netns != Py_None && !netifc_ns_of(netns))
 		return NULL;
 	while (base && NETIFC_TP_DEALLOC(base) != tables_dealloc)
 		base = NETIFC_TP_BASE(base);
@@ -752,6 +828,7 @@ static PyObject *tables_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
 		Py_DECREF(t);
 		return PyErr_NoMemory();
 	}
+	t->held = t->lock;
 	if (netns_of_thread(&t->ns_dev, &t->ns_ino) < 0) {
 		t->ns_dev = 0;
 		t->ns_ino = 0;
@@ -794,6 +871,7 @@ static void tables_dealloc(PyObject *self)
 {
 	TablesObject *t = TABLES(self);
 	PyTypeObject *tp = Py_TYPE(self);
+	size_t i;
 
 	PyObject_GC_UnTrack(self);
 	if (t->open)
@@ -806,6 +884,8 @@ static void tables_dealloc(PyObject *self)
 	Py_CLEAR(t->kinds);
 	Py_CLEAR(t->module);
 	Py_CLEAR(t->netns);
+	for (i = 0; i < sizeof t->dropped / sizeof *t->dropped; i++)
+		Py_CLEAR(t->dropped[i]);
 	if (t->lock && t->forks == fork_count)
 		PyThread_free_lock(t->lock);
 	NETIFC_TP_FREE(tp)(self);
@@ -916,16 +996,20 @@ static PyObject *tables_events(PyObject *self, PyObject *classes)
 	TablesObject *t = TABLES(self);
 	PyObject *out;
 
-	if (classes != t->kinds) {
-		if (!kinds_ok(classes))
-			return NULL;
-		Py_XSETREF(t->kinds, Py_NewRef(classes));
-	}
 	if (!(out = PyList_New(0)))
 		return NULL;
 	if (enter(t) < 0) {
 		Py_DECREF(out);
 		return NULL;
+	}
+	if (classes != t->kinds) {
+		if (!kinds_ok(classes)) {
+			leave(t);
+			Py_DECREF(out);
+			return NULL;
+		}
+		let_go(t, &t->kinds);
+		t->kinds = Py_NewRef(classes);
 	}
 	if (take(t, out, classes) < 0 ||
 	    (t->groups.tuple && groups_untold(t) && regroup(t, out, classes) < 0) ||
@@ -937,12 +1021,25 @@ static PyObject *tables_events(PyObject *self, PyObject *classes)
 	return out;
 }
 
+/* The socket's descriptor under the lock (a live table's read may open another), -1: closed. */
+static int watch_fd(TablesObject *t, int *fd)
+{
+	if (enter(t) < 0)
+		return -1;
+	*fd = t->w.fd;
+	leave(t);
+	return 0;
+}
+
+/* As a file's fileno(): the number, which a close() from another thread may end. */
 static PyObject *tables_fileno(PyObject *self, PyObject *unused)
 {
+	int fd;
+
 	(void)unused;
-	if (TABLES(self)->w.fd < 0)
-		return closed_error();
-	return PyLong_FromLong(TABLES(self)->w.fd);
+	if (watch_fd(TABLES(self), &fd) < 0)
+		return NULL;
+	return fd < 0 ? closed_error() : PyLong_FromLong(fd);
 }
 
 static PyObject *tables_close(PyObject *self, PyObject *unused)
@@ -960,26 +1057,50 @@ static PyObject *tables_close(PyObject *self, PyObject *unused)
 
 static PyObject *tables_closed(PyObject *self, void *c)
 {
+	int fd;
+
 	(void)c;
-	return PyBool_FromLong(TABLES(self)->w.fd < 0);
+	if (watch_fd(TABLES(self), &fd) < 0)
+		return NULL;
+	return PyBool_FromLong(fd < 0);
 }
 
 static PyObject *tables_group_kinds(PyObject *self, void *c)
 {
+	TablesObject *t = TABLES(self);
+	unsigned groups;
+
 	(void)c;
-	return PyLong_FromUnsignedLong(TABLES(self)->w.groups);
+	if (enter(t) < 0)
+		return NULL;
+	groups = t->w.groups;   /* a live table's socket is opened again under the lock */
+	leave(t);
+	return PyLong_FromUnsignedLong(groups);
 }
 
 static PyObject *tables_get_cache(PyObject *self, void *c)
 {
+	TablesObject *t = TABLES(self);
+	PyObject *res;
+
 	(void)c;
-	return Py_NewRef(TABLES(self)->cache ? TABLES(self)->cache : Py_None);
+	if (enter(t) < 0)
+		return NULL;
+	res = Py_NewRef(t->cache ? t->cache : Py_None);
+	leave(t);
+	return res;
 }
 
 static int tables_set_cache(PyObject *self, PyObject *v, void *c)
 {
+	TablesObject *t = TABLES(self);
+
 	(void)c;
-	Py_XSETREF(TABLES(self)->cache, v && v != Py_None ? Py_NewRef(v) : NULL);
+	if (enter(t) < 0)
+		return -1;
+	let_go(t, &t->cache);
+	t->cache = v && v != Py_None ? Py_NewRef(v) : NULL;
+	leave(t);
 	return 0;
 }
 

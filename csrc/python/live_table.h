@@ -56,8 +56,10 @@ typedef struct {
 	uint32_t *by_name;      /* positions in links.tuple by name, made on first use */
 	PyObject *cache;        /* the Python layer's, dropped at every change */
 	PyObject *kinds;        /* the last event kinds _events() was given, found right */
-	PyThread_type_lock lock;
-	unsigned long owner;    /* the thread holding lock */
+	PyObject *dropped[2];   /* let go under the lock: released once it is (live.c) */
+	PyThread_type_lock lock;        /* guards all of the above; lock and forks: `renewing` */
+	PyThread_type_lock held;        /* the lock the holder took (a child may renew lock) */
+	unsigned long owner;    /* the thread holding lock, 0: none (atomic: read unlocked) */
 	unsigned forks;         /* fork_count when lock was made */
 } TablesObject;
 

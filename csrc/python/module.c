@@ -22,8 +22,9 @@
 static PyObject *m_interfaces(PyObject *m, PyObject *unused)
 {
 	modstate *st = PyModule_GetState(m);
-	const struct netifc_backend *b = st->backend;
-	struct netifc_call call = { .opts = st->opts };
+	struct netifc_path p = netifc_path_of(st);
+	const struct netifc_backend *b = p.backend;
+	struct netifc_call call = { .opts = p.opts };
 	struct netifc_links t = { 0 };
 	PyObject *res;
 	int r;
@@ -40,8 +41,9 @@ static PyObject *m_interfaces(PyObject *m, PyObject *unused)
 /* One link, by index (name NULL) or by name, from a backend. */
 static PyObject *one_link(modstate *st, int32_t index, const char *name, PyObject *what)
 {
-	const struct netifc_backend *b = st->backend;
-	struct netifc_call call = { .opts = st->opts };
+	struct netifc_path p = netifc_path_of(st);
+	const struct netifc_backend *b = p.backend;
+	struct netifc_call call = { .opts = p.opts };
 	struct netifc_link one;
 	struct netifc_links t = NETIFC_LINKS_ON(&one);
 	PyObject *res;
@@ -98,7 +100,9 @@ static int all_addrs_of(modstate *st, const struct netifc_backend *b, unsigned o
 static int all_addrs(modstate *st, enum netifc_kind kind, struct netifc_links *links,
 		     struct netifc_addrs *addrs)
 {
-	return all_addrs_of(st, st->backend, st->opts, kind, links, addrs);
+	struct netifc_path p = netifc_path_of(st);
+
+	return all_addrs_of(st, p.backend, p.opts, kind, links, addrs);
 }
 
 static PyObject *m_interface_addrs(PyObject *m, PyObject *unused)
@@ -119,8 +123,9 @@ static PyObject *m_snapshot(PyObject *m, PyObject *args)
 	modstate *st = PyModule_GetState(m);
 	struct netifc_links links = { 0 };
 	struct netifc_addrs addrs = { 0 };
-	const struct netifc_backend *b = st->backend;
-	unsigned opts = st->opts;
+	struct netifc_path p = netifc_path_of(st);
+	const struct netifc_backend *b = p.backend;
+	unsigned opts = p.opts;
 	PyObject *res = NULL;
 	const char *name = NULL;
 	int multicast = 0;
@@ -144,24 +149,22 @@ static PyObject *m_snapshot(PyObject *m, PyObject *args)
 
 static PyObject *m_register(PyObject *m, PyObject *args)
 {
-	modstate *st = PyModule_GetState(m);
-	PyObject *flags, *addr_flags, *addr6_flags, *link_type, *scopes;
+	static const size_t at[] = { offsetof(modstate, Flags), offsetof(modstate, AddrFlags),
+				     offsetof(modstate, Addr6Flags), offsetof(modstate, LinkType),
+				     offsetof(modstate, Scopes) };
+	PyObject *o[5];         /* flags, addr_flags, addr6_flags, link_type, scopes */
 
-	if (!PyArg_ParseTuple(args, "OOOOO!:_register", &flags, &addr_flags, &addr6_flags,
-			      &link_type, &PyTuple_Type, &scopes))
+	if (!PyArg_ParseTuple(args, "OOOOO!:_register", &o[0], &o[1], &o[2], &o[3],
+			      &PyTuple_Type, &o[4]))
 		return NULL;
-	Py_XSETREF(st->Flags, Py_NewRef(flags));
-	Py_XSETREF(st->AddrFlags, Py_NewRef(addr_flags));
-	Py_XSETREF(st->Addr6Flags, Py_NewRef(addr6_flags));
-	Py_XSETREF(st->LinkType, Py_NewRef(link_type));
-	Py_XSETREF(st->Scopes, Py_NewRef(scopes));
+	netifc_register(PyModule_GetState(m), at, o, 5);
 	Py_RETURN_NONE;
 }
 
 static PyObject *m_backend(PyObject *m, PyObject *unused)
 {
 	(void)unused;
-	return PyUnicode_FromString(((modstate *)PyModule_GetState(m))->backend->name);
+	return PyUnicode_FromString(netifc_path_of(PyModule_GetState(m)).backend->name);
 }
 
 static PyObject *m_backend_names(PyObject *m, PyObject *unused)
@@ -200,8 +203,9 @@ static PyObject *m_set_backend(PyObject *m, PyObject *args)
 	if (opts & ~(NETIFC_NO_STRICT_CHK | NETIFC_NO_NL_MCAST4 | NETIFC_NO_NL_MCAST |
 		     NETIFC_NO_ETHTOOL_NL | NETIFC_NO_WATCH_MCAST))
 		return PyErr_Format(PyExc_ValueError, "unknown netifc options 0x%x", opts);
-	st->backend = b;
-	st->opts = opts;
+	PyThread_acquire_lock(st->lock, WAIT_LOCK);
+	st->path = (struct netifc_path){ b, opts };
+	PyThread_release_lock(st->lock);
 	Py_RETURN_NONE;
 }
 
@@ -276,7 +280,11 @@ static int module_exec(PyObject *m)
 	PyObject *socket_mod = PyImport_ImportModule("socket");
 	size_t i;
 
-	st->backend = netifc_backend_find(NULL);
+	st->path.backend = netifc_backend_find(NULL);
+	if (!(st->lock = PyThread_allocate_lock())) {
+		PyErr_NoMemory();
+		return -1;
+	}
 	st->AddressFamily = socket_mod ? PyObject_GetAttrString(socket_mod, "AddressFamily") : NULL;
 	Py_XDECREF(socket_mod);
 	if (!st->AddressFamily)
@@ -329,16 +337,19 @@ static int module_clear(PyObject *m)
 
 static void module_free(void *m)
 {
+	modstate *st = PyModule_GetState((PyObject *)m);
+
 	module_clear((PyObject *)m);
+	if (st && st->lock)
+		PyThread_free_lock(st->lock);
+	if (st)
+		st->lock = NULL;
 }
 
 static PyModuleDef_Slot module_slots[] = {
 	{Py_mod_exec, module_exec},
 #ifdef Py_mod_multiple_interpreters
 	{Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
-#endif
-#ifdef Py_mod_gil
-	{Py_mod_gil, Py_MOD_GIL_NOT_USED},
 #endif
 	{0, NULL},
 };

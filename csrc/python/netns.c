@@ -7,6 +7,11 @@
  * struct netifc_call and the backend's socket layer does the rest.  The
  * Interfaces it returns keep it, so their addrs() ask the same namespace.
  * Only the netlink backend can look into another namespace.
+ *
+ * close() runs with the GIL released, so the namespace's descriptor is
+ * used only under its lock (netlink/netns.c): a call checks it there and
+ * fails with -EBADF (ValueError) once closed.  What is read here without
+ * the lock (closed, fileno, the quick refusal) is one atomic load.
  */
 #include <errno.h>
 #include <string.h>
@@ -56,20 +61,28 @@ static void ns_dealloc(PyObject *self)
 	Py_DECREF(tp);
 }
 
-/* The backend for a call, or NULL with the exception set. */
-static const struct netifc_backend *backend_for(PyObject *self, modstate *st)
+/* The backend of path p for a call, or NULL with the exception set. */
+static const struct netifc_backend *backend_for(PyObject *self, const struct netifc_path *p)
 {
-	if (NS(self)->fd < 0) {
+	if (netifc_ns_closed(NS(self))) {
 		PyErr_SetString(PyExc_ValueError, "I/O operation on a closed network namespace");
 		return NULL;
 	}
-	if (strcmp(st->backend->name, "netlink")) {
+	if (strcmp(p->backend->name, "netlink")) {
 		PyErr_Format(PyExc_NotImplementedError,
 			     "netifc: the %s backend cannot look into another network namespace"
-			     " (the netlink backend can)", st->backend->name);
+			     " (the netlink backend can)", p->backend->name);
 		return NULL;
 	}
-	return st->backend;
+	return p->backend;
+}
+
+/* 1 when open and the backend now is netlink; else 0 with the exception set. */
+static int usable(PyObject *self, modstate *st)
+{
+	struct netifc_path p = netifc_path_of(st);
+
+	return backend_for(self, &p) != NULL;
 }
 
 static PyObject *call_error(modstate *st, const struct netifc_call *c, int r, PyObject *what)
@@ -92,8 +105,9 @@ static PyObject *tagged(PyObject *self, PyObject *t)
 static PyObject *ns_interfaces(PyObject *self, PyObject *unused)
 {
 	modstate *st = netifc_state_of_type(Py_TYPE(self));
-	const struct netifc_backend *b = backend_for(self, st);
-	struct netifc_call call = { .opts = st->opts, .ns = NS(self) };
+	struct netifc_path p = netifc_path_of(st);
+	const struct netifc_backend *b = backend_for(self, &p);
+	struct netifc_call call = { .opts = p.opts, .ns = NS(self) };
 	struct netifc_links t = { 0 };
 	PyObject *res;
 	int r;
@@ -112,8 +126,9 @@ static PyObject *ns_interfaces(PyObject *self, PyObject *unused)
 static PyObject *one_link(PyObject *self, int32_t index, const char *name, PyObject *what)
 {
 	modstate *st = netifc_state_of_type(Py_TYPE(self));
-	const struct netifc_backend *b = backend_for(self, st);
-	struct netifc_call call = { .opts = st->opts, .ns = NS(self) };
+	struct netifc_path p = netifc_path_of(st);
+	const struct netifc_backend *b = backend_for(self, &p);
+	struct netifc_call call = { .opts = p.opts, .ns = NS(self) };
 	struct netifc_link one;
 	struct netifc_links t = NETIFC_LINKS_ON(&one);
 	PyObject *res;
@@ -142,7 +157,7 @@ static PyObject *ns_by_index(PyObject *self, PyObject *arg)
 	if (r < 0)
 		return NULL;
 	if (r == 0)
-		return backend_for(self, st) ? netifc_core_error(st, &none, -ENODEV, arg) : NULL;
+		return usable(self, st) ? netifc_core_error(st, &none, -ENODEV, arg) : NULL;
 	return one_link(self, index, NULL, arg);
 }
 
@@ -156,7 +171,7 @@ static PyObject *ns_by_name(PyObject *self, PyObject *arg)
 	if (r < 0)
 		return NULL;
 	if (r == 0)
-		return backend_for(self, st) ? netifc_core_error(st, &none, -ENODEV, arg) : NULL;
+		return usable(self, st) ? netifc_core_error(st, &none, -ENODEV, arg) : NULL;
 	res = one_link(self, 0, NETIFC_BYTES_DATA(raw), arg);
 	Py_DECREF(raw);
 	return res;
@@ -166,8 +181,9 @@ static PyObject *ns_by_name(PyObject *self, PyObject *arg)
 static int addrs_in(PyObject *self, modstate *st, enum netifc_kind kind, int32_t index,
 		    const char *name, struct netifc_links *links, struct netifc_addrs *out)
 {
-	const struct netifc_backend *b = backend_for(self, st);
-	struct netifc_call call = { .opts = st->opts, .ns = NS(self) };
+	struct netifc_path p = netifc_path_of(st);
+	const struct netifc_backend *b = backend_for(self, &p);
+	struct netifc_call call = { .opts = p.opts, .ns = NS(self) };
 	int r;
 
 	if (!b)
@@ -222,7 +238,7 @@ PyObject *netifc_ns_iface_counters(PyObject *self, int32_t index, const char *na
 {
 	modstate *st = netifc_state_of_type(Py_TYPE(self));
 
-	if (!backend_for(self, st))
+	if (!usable(self, st))
 		return NULL;
 	return settings ? netifc_link_settings_of(st, NS(self), index, name)
 			: netifc_counters_of(st, NS(self), index, name);
@@ -233,7 +249,7 @@ static PyObject *ns_counters(PyObject *self, PyObject *unused)
 	modstate *st = netifc_state_of_type(Py_TYPE(self));
 
 	(void)unused;
-	return backend_for(self, st) ? netifc_counters_all(st, NS(self)) : NULL;
+	return usable(self, st) ? netifc_counters_all(st, NS(self)) : NULL;
 }
 
 int netifc_ns_check(PyObject *o)
@@ -249,28 +265,31 @@ struct netifc_ns *netifc_ns_core(PyObject *o)
 {
 	if (o == NULL || o == Py_None)
 		return NULL;
-	if (netifc_ns_check(o) < 0 || !backend_for(o, netifc_state_of_type(Py_TYPE(o))))
+	if (netifc_ns_check(o) < 0 || !usable(o, netifc_state_of_type(Py_TYPE(o))))
 		return NULL;
 	return NS(o);
 }
 
-int netifc_ns_fd(PyObject *o)
+struct netifc_ns *netifc_ns_of(PyObject *o)
 {
 	if (netifc_ns_check(o) < 0)
-		return -1;
-	if (NS(o)->fd < 0) {
+		return NULL;
+	if (netifc_ns_closed(NS(o))) {
 		PyErr_SetString(PyExc_ValueError, "I/O operation on a closed network namespace");
-		return -1;
+		return NULL;
 	}
-	return NS(o)->fd;
+	return NS(o);
 }
 
+/* As a file's fileno(): the number, which a close() from another thread may end. */
 static PyObject *ns_fileno(PyObject *self, PyObject *unused)
 {
+	int fd = __atomic_load_n(&NS(self)->fd, __ATOMIC_ACQUIRE);
+
 	(void)unused;
-	if (NS(self)->fd < 0)
+	if (fd < 0)
 		return PyErr_Format(PyExc_ValueError, "I/O operation on a closed network namespace");
-	return PyLong_FromLong(NS(self)->fd);
+	return PyLong_FromLong(fd);
 }
 
 static PyObject *ns_close(PyObject *self, PyObject *unused)
@@ -285,7 +304,7 @@ static PyObject *ns_close(PyObject *self, PyObject *unused)
 static PyObject *ns_closed(PyObject *self, void *c)
 {
 	(void)c;
-	return PyBool_FromLong(NS(self)->fd < 0);
+	return PyBool_FromLong(netifc_ns_closed(NS(self)));
 }
 
 /* A copy of a namespace is the namespace: what an Interface's copy keeps. */

@@ -11,7 +11,8 @@ int netifc_netns_add(PyObject *m, modstate *st);
 
 struct netifc_ns;
 struct netifc_ns *netifc_ns_core(PyObject *ns);  /* NULL and an exception unless an open _NetNS */
-int netifc_ns_fd(PyObject *ns);         /* -1 and TypeError unless a _NetNS, ValueError if closed */
+/* The namespace of a _NetNS, for nl_watch_open; NULL and TypeError, or ValueError if closed. */
+struct netifc_ns *netifc_ns_of(PyObject *ns);
 int netifc_ns_check(PyObject *ns);      /* 0 for a _NetNS (open or closed), else -1 and TypeError */
 
 /* An Interface's calls in the namespace it came from. */

@@ -5,6 +5,7 @@
  * constructors; the checks of a lookup's argument; and the one place a core
  * error becomes an exception.
  */
+#include <assert.h>
 #include <errno.h>
 #include <string.h>
 #ifdef _WIN32
@@ -53,10 +54,12 @@ PyObject *netifc_core_error(modstate *st, const struct netifc_call *c, int err, 
 	}
 	if (err == -ENOMEM)
 		return PyErr_NoMemory();
+	if (err == -EBADF && c->ns)     /* closed meanwhile by another thread */
+		return PyErr_Format(PyExc_ValueError, "I/O operation on a closed network namespace");
 	if (err == -EBUSY)
 		busy_text(c, msg, sizeof msg);
 	else
-		snprintf(msg, sizeof msg, "%s: %s", c->step ? c->step : st->backend->name,
+		snprintf(msg, sizeof msg, "%s: %s", c->step ? c->step : netifc_path_of(st).backend->name,
 			 strerror(-err));
 #ifdef _WIN32
 	/* OSError(errno, text, None, winerror): Python gives winerror's errno. */
@@ -305,15 +308,51 @@ PyObject *netifc_opt_ip_text(int has, int family, const uint8_t *p)
 	return netifc_ip_text(family, p);
 }
 
-PyObject *netifc_enum_of(PyObject *members, unsigned long v)
+struct netifc_path netifc_path_of(modstate *st)
 {
+	struct netifc_path p;
+
+	PyThread_acquire_lock(st->lock, WAIT_LOCK);
+	p = st->path;
+	PyThread_release_lock(st->lock);
+	return p;
+}
+
+void netifc_register(modstate *st, const size_t *offsets, PyObject *const *objects, size_t n)
+{
+	PyObject *old[8], **slot;
+	size_t i;
+
+	assert(n <= sizeof old / sizeof *old);
+	PyThread_acquire_lock(st->lock, WAIT_LOCK);
+	for (i = 0; i < n; i++) {
+		slot = (PyObject **)((char *)st + offsets[i]);
+		old[i] = *slot;
+		*slot = Py_NewRef(objects[i]);
+	}
+	PyThread_release_lock(st->lock);
+	for (i = 0; i < n; i++)
+		Py_XDECREF(old[i]);
+}
+
+PyObject *netifc_enum_of(modstate *st, PyObject *const *slot, unsigned long v)
+{
+	PyObject *members, *res;
+
+	PyThread_acquire_lock(st->lock, WAIT_LOCK);
+	members = *slot;
+	Py_XINCREF(members);
+	PyThread_release_lock(st->lock);
 	if (!members)
 		return PyLong_FromUnsignedLong(v);
 	if (!PyTuple_Check(members))
-		return PyObject_CallFunction(members, "k", v);
-	if (v < (size_t)NETIFC_TUPLE_SIZE(members))
-		return Py_NewRef(NETIFC_TUPLE_ITEM(members, (Py_ssize_t)v));
-	return PyLong_FromUnsignedLong(v);
+		res = PyObject_CallFunction(members, "k", v);
+	else if (v < (size_t)NETIFC_TUPLE_SIZE(members))
+		res = Py_NewRef(NETIFC_TUPLE_ITEM(members, (Py_ssize_t)v));
+	else
+		res = PyLong_FromUnsignedLong(v);
+	Py_DECREF(members);
+	return res;
 }
 
 /* ---- Interface and Addr records ------------------------------------------ */

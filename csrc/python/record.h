@@ -12,6 +12,20 @@
 #include "python/abi.h"
 #include "core/netifc.h"
 
+/* What every call takes: the backend and its NETIFC_NO_* options (_set_backend: tests). */
+struct netifc_path {
+	const struct netifc_backend *backend;
+	unsigned opts;
+};
+
+/*
+ * The state changes after module_exec only by _register, _register_routes
+ * (the objects after "once registered") and _set_backend (path): under
+ * `lock`, which is held for a few loads and stores and nothing else (no
+ * call, no wait), so it is taken with the GIL held.  Readers copy out
+ * (netifc_path_of) or take a new reference (netifc_enum_of): nothing read
+ * there is borrowed across a call that can let another thread replace it.
+ */
 typedef struct {
 	PyTypeObject *Interface;
 	PyTypeObject *Addr;
@@ -31,9 +45,14 @@ typedef struct {
 	PyObject *Scopes;       /* Scope(i) for i in range(256): Addr's and Route's scope */
 	PyObject *Protocols;    /* RouteProtocol(i) for i in range(256) */
 	PyObject *RouteFlags;   /* netifc.RouteFlags: Route's and NextHop's flags */
-	const struct netifc_backend *backend;
-	unsigned opts;          /* NETIFC_NO_* for every call (tests) */
+	struct netifc_path path;
+	PyThread_type_lock lock;
 } modstate;
+
+/* The backend and options of a call, as one copy (under the state's lock). */
+struct netifc_path netifc_path_of(modstate *st);
+/* n objects stored at the states's offsets, under its lock; those replaced released after. */
+void netifc_register(modstate *st, const size_t *offsets, PyObject *const *objects, size_t n);
 
 /* The record types' layouts: the live tables read them where they are. */
 /* Only the bytes a link has: ob_size counts those of data. */
@@ -169,11 +188,12 @@ PyObject *netifc_ip_text(int family, const uint8_t *p);
 PyObject *netifc_opt_ip_text(int has, int family, const uint8_t *p);
 
 /*
- * An enum's member for v: members is a tuple of them by value (a lookup:
- * making one costs a microsecond) or the enum class (called); the plain
- * int before the Python layer registers them (NULL) and past the tuple.
+ * An enum's member for v: *members (a registered slot of st, read under its
+ * lock) is a tuple of them by value (a lookup: making one costs a
+ * microsecond) or the enum class (called); the plain int before the Python
+ * layer registers them (NULL) and past the tuple.
  */
-PyObject *netifc_enum_of(PyObject *members, unsigned long v);
+PyObject *netifc_enum_of(modstate *st, PyObject *const *members, unsigned long v);
 
 /* ---- Interface and Addr records ------------------------------------------- */
 

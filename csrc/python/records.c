@@ -57,8 +57,10 @@ static PyObject *iface_index(PyObject *self, void *c) { (void)c; return PyLong_F
 static PyObject *iface_mtu(PyObject *self, void *c) { (void)c; return PyLong_FromUnsignedLong(IFACE(self)->mtu); }
 static PyObject *iface_type(PyObject *self, void *c)
 {
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+
 	(void)c;
-	return netifc_enum_of(netifc_state_of_type(Py_TYPE(self))->LinkType, IFACE(self)->type);
+	return netifc_enum_of(st, &st->LinkType, IFACE(self)->type);
 }
 
 static PyObject *iface_name(PyObject *self, void *c) { (void)c; return PyUnicode_DecodeFSDefault(IFACE(self)->name); }
@@ -66,8 +68,10 @@ static PyObject *iface_raw_flags(PyObject *self, void *c) { (void)c; return PyLo
 
 static PyObject *iface_flags(PyObject *self, void *c)
 {
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+
 	(void)c;
-	return netifc_enum_of(netifc_state_of_type(Py_TYPE(self))->Flags, go_flags(IFACE(self)->flags));
+	return netifc_enum_of(st, &st->Flags, go_flags(IFACE(self)->flags));
 }
 
 static PyObject *iface_hw(PyObject *self, void *c)
@@ -136,8 +140,9 @@ static void iface_dealloc(PyObject *self)
 static PyObject *iface_addrs_kind(PyObject *self, enum netifc_kind kind)
 {
 	modstate *st = netifc_state_of_type(Py_TYPE(self));
-	const struct netifc_backend *b = st->backend;
-	struct netifc_call call = { .opts = st->opts };
+	struct netifc_path p = netifc_path_of(st);
+	const struct netifc_backend *b = p.backend;
+	struct netifc_call call = { .opts = p.opts };
 	struct netifc_addrs t = { 0 };
 	const IfaceObject *o = IFACE(self);
 	PyObject *res;
@@ -164,7 +169,8 @@ static PyObject *iface_addrs_kind(PyObject *self, enum netifc_kind kind)
 static PyObject *unless_gone(PyObject *iface, PyObject *res)
 {
 	modstate *st = netifc_state_of_type(Py_TYPE(iface));
-	struct netifc_call call = { .opts = st->opts };
+	struct netifc_path p = netifc_path_of(st);
+	struct netifc_call call = { .opts = p.opts };
 	struct netifc_link one;
 	struct netifc_links t = NETIFC_LINKS_ON(&one);
 	PyObject *name;
@@ -179,7 +185,7 @@ static PyObject *unless_gone(PyObject *iface, PyObject *res)
 	}
 #endif
 	Py_BEGIN_ALLOW_THREADS
-	r = st->backend->link(&call, IFACE(iface)->index, NULL, &t);
+	r = p.backend->link(&call, IFACE(iface)->index, NULL, &t);
 	Py_END_ALLOW_THREADS
 	netifc_links_free(&t);
 	if (r == 0)
@@ -347,8 +353,10 @@ static PyObject *addr_prefixlen(PyObject *self, void *c) { (void)c; return PyLon
 static PyObject *addr_index(PyObject *self, void *c) { (void)c; return PyLong_FromLong(ADDR(self)->index); }
 static PyObject *addr_scope(PyObject *self, void *c)
 {
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+
 	(void)c;
-	return netifc_enum_of(netifc_state_of_type(Py_TYPE(self))->Scopes, ADDR(self)->scope);
+	return netifc_enum_of(st, &st->Scopes, ADDR(self)->scope);
 }
 
 static PyObject *addr_zone(PyObject *self, void *c) { (void)c; return PyUnicode_DecodeFSDefault(ADDR(self)->zone); }
@@ -356,8 +364,10 @@ static PyObject *addr_address(PyObject *self, void *c) { (void)c; return netifc_
 
 static PyObject *addr_family(PyObject *self, void *c)
 {
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+
 	(void)c;
-	return netifc_enum_of(netifc_state_of_type(Py_TYPE(self))->AddressFamily, ADDR(self)->family);
+	return netifc_enum_of(st, &st->AddressFamily, ADDR(self)->family);
 }
 
 static PyObject *addr_peer(PyObject *self, void *c)
@@ -379,7 +389,7 @@ static PyObject *addr_flags(PyObject *self, void *c)
 	modstate *st = netifc_state_of_type(Py_TYPE(self));
 
 	(void)c;
-	return netifc_enum_of(ADDR(self)->family == AF_INET6 ? st->Addr6Flags : st->AddrFlags,
+	return netifc_enum_of(st, ADDR(self)->family == AF_INET6 ? &st->Addr6Flags : &st->AddrFlags,
 		       ADDR(self)->flags);
 }
 

@@ -10,6 +10,7 @@
  */
 #include "python/routes.h"
 
+#include <stddef.h>
 #include <string.h>
 #include <arpa/inet.h>
 #include <sys/socket.h>
@@ -50,8 +51,10 @@ static PyObject *hop_ifname(PyObject *self, void *c) { (void)c; return PyUnicode
 
 static PyObject *hop_flags(PyObject *self, void *c)
 {
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+
 	(void)c;
-	return netifc_enum_of(netifc_state_of_type(Py_TYPE(self))->RouteFlags, HOP(self)->flags);
+	return netifc_enum_of(st, &st->RouteFlags, HOP(self)->flags);
 }
 
 static const char *const hop_fields[] = { "gateway", "index", "ifname", "weight", "flags", NULL };
@@ -145,32 +148,42 @@ static PyObject *new_route(void *st, const void *table, size_t i)
 
 static PyObject *route_family(PyObject *self, void *c)
 {
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+
 	(void)c;
-	return netifc_enum_of(netifc_state_of_type(Py_TYPE(self))->RouteFamilies, ROUTE(self)->family);
+	return netifc_enum_of(st, &st->RouteFamilies, ROUTE(self)->family);
 }
 
 static PyObject *route_type(PyObject *self, void *c)
 {
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+
 	(void)c;
-	return netifc_enum_of(netifc_state_of_type(Py_TYPE(self))->RouteTypes, ROUTE(self)->type);
+	return netifc_enum_of(st, &st->RouteTypes, ROUTE(self)->type);
 }
 
 static PyObject *route_protocol(PyObject *self, void *c)
 {
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+
 	(void)c;
-	return netifc_enum_of(netifc_state_of_type(Py_TYPE(self))->Protocols, ROUTE(self)->protocol);
+	return netifc_enum_of(st, &st->Protocols, ROUTE(self)->protocol);
 }
 
 static PyObject *route_scope(PyObject *self, void *c)
 {
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+
 	(void)c;
-	return netifc_enum_of(netifc_state_of_type(Py_TYPE(self))->Scopes, ROUTE(self)->scope);
+	return netifc_enum_of(st, &st->Scopes, ROUTE(self)->scope);
 }
 
 static PyObject *route_flags(PyObject *self, void *c)
 {
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+
 	(void)c;
-	return netifc_enum_of(netifc_state_of_type(Py_TYPE(self))->RouteFlags, ROUTE(self)->flags);
+	return netifc_enum_of(st, &st->RouteFlags, ROUTE(self)->flags);
 }
 
 /* "192.0.2.0/24", "::/0": the network text ipaddress gives. */
@@ -328,7 +341,7 @@ static int family_arg(int family)
 static PyObject *m_routes(PyObject *m, PyObject *args)
 {
 	modstate *st = PyModule_GetState(m);
-	struct netifc_call call = { .opts = st->opts };
+	struct netifc_call call = { .opts = netifc_path_of(st).opts };
 	struct netifc_routes t = { 0 };
 	unsigned long table;
 	PyObject *res, *netns = Py_None;        /* a _NetNS: its namespace's routes */
@@ -352,7 +365,7 @@ static PyObject *m_routes(PyObject *m, PyObject *args)
 static PyObject *m_route_get(PyObject *m, PyObject *args)
 {
 	modstate *st = PyModule_GetState(m);
-	struct netifc_call call = { .opts = st->opts };
+	struct netifc_call call = { .opts = netifc_path_of(st).opts };
 	struct netifc_routes t = { 0 };
 	const char *dst;
 	Py_ssize_t n;
@@ -378,16 +391,14 @@ static PyObject *m_route_get(PyObject *m, PyObject *args)
 
 static PyObject *m_register_routes(PyObject *m, PyObject *args)
 {
-	modstate *st = PyModule_GetState(m);
-	PyObject *types, *families, *protocols, *flags;
+	static const size_t at[] = { offsetof(modstate, RouteTypes), offsetof(modstate, RouteFamilies),
+				     offsetof(modstate, Protocols), offsetof(modstate, RouteFlags) };
+	PyObject *o[4];         /* types, families, protocols, flags */
 
-	if (!PyArg_ParseTuple(args, "O!O!O!O:_register_routes", &PyTuple_Type, &types,
-			      &PyTuple_Type, &families, &PyTuple_Type, &protocols, &flags))
+	if (!PyArg_ParseTuple(args, "O!O!O!O:_register_routes", &PyTuple_Type, &o[0],
+			      &PyTuple_Type, &o[1], &PyTuple_Type, &o[2], &o[3]))
 		return NULL;
-	Py_XSETREF(st->RouteTypes, Py_NewRef(types));
-	Py_XSETREF(st->RouteFamilies, Py_NewRef(families));
-	Py_XSETREF(st->Protocols, Py_NewRef(protocols));
-	Py_XSETREF(st->RouteFlags, Py_NewRef(flags));
+	netifc_register(PyModule_GetState(m), at, o, 4);
 	Py_RETURN_NONE;
 }
 
