@@ -28,16 +28,30 @@ class _TextFlag(enum.IntFlag):
     A format spec formats the int (``f"{flags:#x}"``); an empty one, the text.
     """
 
-    def __str__(self) -> str:
+    def _names(self) -> tuple[list[str], int]:
+        """The set members' names in value order, and the bits none names."""
         value = int(self)
-        words = []
+        names = []
         for member in type(self):
             if value & member.value:
-                words.append(str(member.name).lower())
+                names.append(str(member.name))
                 value &= ~member.value
-        if value:
-            words.append(hex(value))
+        return names, value
+
+    def __str__(self) -> str:
+        names, rest = self._names()
+        words = [n.lower() for n in names] + ([hex(rest)] if rest else [])
         return "|".join(words) if words else "0"
+
+    def __repr__(self) -> str:
+        """``<Flags.UP|RUNNING: 33>``, ``<Flags.UP|1024: 1025>``, ``<Flags: 0>``
+        (no member set), on every CPython: 3.11's form, which 3.9 and 3.10
+        order and write otherwise."""
+        names, rest = self._names()
+        cls = type(self).__name__
+        if not names:
+            return f"<{cls}: {int(self)}>"
+        return f"<{cls}.{'|'.join(names + ([str(rest)] if rest else []))}: {int(self)}>"
 
     def __format__(self, spec: str) -> str:
         return format(int(self), spec) if spec else str(self)

@@ -72,6 +72,18 @@ def test_text_examples():
     assert str(A6(0x1080)) == "permanent|0x1000"
 
 
+def test_repr_is_the_same_on_every_cpython():
+    """Members in value order, unnamed bits as a number, ``<Cls: N>`` when no
+    member is set: the form CPython 3.11 and later give, on 3.9 and 3.10 too
+    (whose own order is reversed and whose zero is ``<Cls.0: 0>``)."""
+    F, R = netifc.Flags, netifc.RouteFlags
+    assert repr(F.RUNNING | F.LOOPBACK | F.UP) == "<Flags.UP|LOOPBACK|RUNNING: 37>"
+    assert repr(F(0)) == "<Flags: 0>"
+    assert repr(R(0)) == "<RouteFlags: 0>"
+    assert repr(F(0x401)) == "<Flags.UP|1024: 1025>"
+    assert repr(F(0x40)) == "<Flags: 64>"
+
+
 def kernel_ifa_flags():
     """{NAME: value} of the IFA_F_* macros in the kernel's uapi header."""
     header = pathlib.Path("/usr/include/linux/if_addr.h")
