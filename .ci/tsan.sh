@@ -34,8 +34,14 @@ python3 -m venv "$scratch/venv"
 # What these tests need, built as it comes (netifaces' configure probes fail
 # under TSan's flags, and no test here uses it); then netifc under them.
 "$scratch/venv/bin/pip" install -q pytest hypothesis
+# From a copy of the tracked files: an earlier build's objects in the tree
+# (build/) would be linked again as they are, without the instrumentation.
+mkdir "$scratch/src"
+(cd "$root" && git ls-files -z | xargs -0 tar -cf -) | tar -xf - -C "$scratch/src"
 CFLAGS="-fsanitize=thread -fno-omit-frame-pointer -g" LDFLAGS="-fsanitize=thread" \
-    "$scratch/venv/bin/pip" install -q --no-cache-dir --no-deps "$root"
+    "$scratch/venv/bin/pip" install -q --no-cache-dir --no-deps "$scratch/src"
+ext=$(cd "$scratch" && "$scratch/venv/bin/python" -c 'import netifc._netifc as e; print(e.__file__)')
+nm -D "$ext" | grep -q __tsan_read || { echo "tsan.sh: $ext is not instrumented" >&2; exit 1; }
 
 # The threads, forks, namespaces and live tables: every test of these files
 # (tests/test_threads.py has the NetNS close/reopen race and the
