@@ -40,8 +40,9 @@ mkdir "$scratch/src"
 (cd "$root" && git ls-files -z | xargs -0 tar -cf -) | tar -xf - -C "$scratch/src"
 CFLAGS="-fsanitize=thread -fno-omit-frame-pointer -g" LDFLAGS="-fsanitize=thread" \
     "$scratch/venv/bin/pip" install -q --no-cache-dir --no-deps "$scratch/src"
-ext=$(cd "$scratch" && "$scratch/venv/bin/python" -c 'import netifc._netifc as e; print(e.__file__)')
-nm -D "$ext" | grep -q __tsan_read || { echo "tsan.sh: $ext is not instrumented" >&2; exit 1; }
+for ext in "$scratch"/venv/lib/python3*/site-packages/netifc/_netifc*.so; do
+    nm -D "$ext" | grep -q __tsan_read || { echo "tsan.sh: $ext is not instrumented" >&2; exit 1; }
+done
 
 # The threads, forks, namespaces and live tables: every test of these files
 # (tests/test_threads.py has the NetNS close/reopen race and the
