@@ -38,7 +38,7 @@ mirror=${SID_MIRROR:-$(
     { grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | sed 's/^URIs:[[:space:]]*//' | tr ' ' '\n'
       grep -hs '^deb[[:space:]]' /etc/apt/sources.list /etc/apt/sources.list.d/*.list |
           sed -E 's/^deb[[:space:]]+(\[[^]]*\][[:space:]]+)?//; s/[[:space:]].*//'
-    } | grep -E '^https?://.*/debian/?$' | head -n 1)}
+    } 2>/dev/null | grep -E '^https?://.*/debian/?$' | head -n 1 || true)}
 mirror=${mirror:-http://deb.debian.org/debian}
 proxy=$(apt-config dump --format '%v%n' Acquire::http::Proxy 2>/dev/null | head -n 1)
 if [ -n "$proxy" ] && [ -z "${http_proxy:-}" ]; then export http_proxy=$proxy; fi
@@ -74,7 +74,8 @@ echo "== sid 1. the sdist, and the abi3 wheel from it ($(python3 -V))"
 python3 -m venv "$scratch/tools"
 "$scratch/tools/bin/pip" install -q build
 # (both arguments absent: the sdist, then the wheel built from the unpacked sdist)
-"$scratch/tools/bin/python" -m build --outdir "$scratch/dist" "$root" >/dev/null
+"$scratch/tools/bin/python" -m build --outdir "$scratch/dist" "$root" >"$scratch/build.log" 2>&1 ||
+    { cat "$scratch/build.log" >&2; exit 1; }
 ls "$scratch/dist"
 sdist=$(echo "$scratch"/dist/netifc-*.tar.gz)
 abi3=$(echo "$scratch"/dist/netifc-*-cp310-abi3-*.whl)
@@ -99,7 +100,8 @@ in_sid "apt-get -qq -o Acquire::Check-Valid-Until=false update &&
         $(for v in $versions; do printf 'python%s-dev python%s-venv ' "$v" "$v"; done) \
         gcc libc6-dev iproute2 procps ethtool strace gcc-mingw-w64-x86-64 wine64 >/dev/null"
 # This machine's CA bundle (a TLS proxy's CA, if any) and pip's configuration,
-# with the local directories that configuration names, read-only.
+# with the local directories that configuration names, read-only (an index's
+# .../simple with its parent, where its links point).
 cp /etc/ssl/certs/ca-certificates.crt "$sid/etc/ssl/certs/ca-certificates.crt"
 for f in /etc/pip.conf /etc/xdg/pip /root/.config/pip /root/.pip /root/.pydistutils.cfg; do
     [ -e "$f" ] || continue
@@ -107,7 +109,7 @@ for f in /etc/pip.conf /etc/xdg/pip /root/.config/pip /root/.pip /root/.pydistut
     cp -a "$f" "$sid$(dirname "$f")/"
 done
 for p in $("$scratch/tools/bin/pip" config list 2>/dev/null | sed -E "s/^[^=]*=//; s/^'(.*)'$/\1/" |
-           tr ' ' '\n' | sed 's|^file://||' | grep '^/' | sort -u); do
+           tr ' ' '\n' | sed 's|^file://||; s|/simple/*$||' | grep '^/' | sort -u); do
     [ -e "$p" ] && [ ! -e "$sid$p" ] || continue
     if [ -d "$p" ]; then
         mkdir -p "$sid$p" && mount --bind -o ro "$p" "$sid$p"
