@@ -12,7 +12,7 @@ _MAIN = 254
 _BOOT = 3
 _UNICAST = int(RouteType.UNICAST)
 
-# iproute2's names for protocols and scopes; /etc/iproute2 may add protocols.
+# iproute2's names for protocols and scopes; its rt_protos may add protocols.
 _PROTOCOLS = {0: "unspec", 1: "redirect", 2: "kernel", 3: "boot", 4: "static", 8: "gated",
               9: "ra", 10: "mrt", 11: "zebra", 12: "bird", 13: "dnrouted", 14: "xorp",
               15: "ntk", 16: "dhcp", 18: "keepalived", 42: "babel", 99: "openr", 186: "bgp",
@@ -25,16 +25,25 @@ _FLAGS = ((0x1, "dead"), (0x4, "onlink"), (0x2, "pervasive"), (0x8, "offload"), 
           (0x4000, "rt_trap"), (0x20000000, "rt_offload_failed"))
 
 
+# ip reads /etc/iproute2/rt_protos, or where there is none (iproute2 6.5 and
+# later ship theirs under /usr/share, Debian 13's adds 84 ovn) its own.
+_RT_PROTOS_FILES = ("/etc/iproute2/rt_protos", "/usr/share/iproute2/rt_protos")
+
+
 def _protocols() -> Dict[int, str]:
     names = dict(_PROTOCOLS)
-    try:
-        with open("/etc/iproute2/rt_protos", encoding="utf-8", errors="replace") as f:
-            for line in f:
-                words = line.split("#", 1)[0].split()
-                if len(words) >= 2 and words[0].isdigit():
-                    names.setdefault(int(words[0]), words[1])
-    except OSError:
-        pass
+    for path in _RT_PROTOS_FILES:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    words = line.split("#", 1)[0].split()
+                    if len(words) >= 2 and words[0].isdigit():
+                        names.setdefault(int(words[0]), words[1])
+        except FileNotFoundError:
+            continue
+        except OSError:
+            pass
+        break
     return names
 
 

@@ -94,8 +94,8 @@ def strip_ip(text, doc):
     blanks at line ends; on the first line the "@link" after the name, M-DOWN,
     an XDP program, qdisc, master, group and qlen; on the link line
     link-netns/link-netnsid, permaddr, protodown and an IP tunnel's
-    endpoints; on an address line metric, any (anycast), the IPv4 label, and
-    brd on a /31 or /32 IPv4 address. `doc` is ip -j's view of the same call
+    endpoints; on an address line metric, any (anycast), proto (the
+    address's protocol), the IPv4 label, and brd on a /31 or /32 IPv4 address. `doc` is ip -j's view of the same call
     and says where the label, the link and the broadcast are."""
     links = {link["ifindex"]: link for link in doc}
     out, addrs = [], iter(())
@@ -126,6 +126,8 @@ def strip_ip(text, doc):
                 line = _cut(line, f" metric {a['metric']}")
             if "anycast" in a:
                 line = _cut(line, f" any {a['anycast']}")
+            if "protocol" in a:     # IFA_PROTO, which iproute2 prints since 6.3
+                line = _cut(line, f" proto {a['protocol']}")
             if a["family"] == "inet" and a["prefixlen"] >= 31 and "broadcast" in a:
                 line = _cut(line, f" brd {a['broadcast']}")
             if "label" in a:

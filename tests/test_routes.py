@@ -40,18 +40,32 @@ PREF_NUMBERS = {"medium": 0, "high": 1, "low": 3}
 pytestmark = pytest.mark.backends("netlink", "netlink-nostrict")
 
 
+# Where iproute2 reads its protocol names: /etc/iproute2/rt_protos, or when
+# there is none (iproute2 6.5 and later, which ship theirs under /usr/share)
+# its own /usr/share/iproute2/rt_protos.
+RT_PROTOS_FILES = ("/etc/iproute2/rt_protos", "/usr/share/iproute2/rt_protos")
+
+
 def protocol_numbers():
     """iproute2's protocol names, read from its own file."""
     names = {"unspec": 0, "redirect": 1, "kernel": 2, "boot": 3, "static": 4}
-    with open("/etc/iproute2/rt_protos") as f:
-        for line in f:
-            words = line.split("#", 1)[0].split()
-            if len(words) >= 2:
-                names[words[1]] = int(words[0])
+    for path in RT_PROTOS_FILES:
+        if os.path.exists(path):
+            with open(path) as f:
+                for line in f:
+                    words = line.split("#", 1)[0].split()
+                    if len(words) >= 2:
+                        names[words[1]] = int(words[0])
+            break
     return names
 
 
-PROTOCOLS = protocol_numbers() if os.path.exists("/etc/iproute2/rt_protos") else {}
+PROTOCOLS = protocol_numbers()
+
+
+def protocol_number(word):
+    """ip's protocol word: a name of its rt_protos, else the number itself."""
+    return int(word) if word.isdigit() else PROTOCOLS[word]
 
 
 def build_routes_lab():
@@ -77,6 +91,8 @@ def build_routes_lab():
             "route add 10.63.0.0/16 via 10.1.0.1 proto dhcp metric 7 src 10.1.0.2",
             "route add 10.64.0.1 dev vc scope link",
             "route add 10.70.0.0/16 via 10.1.0.1 table 100",
+            # a protocol named by some iproute2 releases' rt_protos only (84: ovn)
+            "route add 10.73.0.0/16 via 10.1.0.1 table 100 proto 84",
             "route add 10.71.0.0/16 via 10.2.0.1 table 1000 metric 5",
             "route add blackhole 10.72.0.0/16 table 1000",
             "route add 10.80.0.0/16 via inet6 fe80::1 dev va",
@@ -124,7 +140,7 @@ def ip_view(j, family):
         gateway=gateway,
         ifname=j.get("dev", ""),
         table=TABLE_NUMBERS.get(table) or int(table),
-        protocol=PROTOCOLS[j.get("protocol", "boot")],
+        protocol=protocol_number(j.get("protocol", "boot")),
         scope=SCOPE_NUMBERS[j.get("scope", "global")],
         prefsrc=j.get("prefsrc"),
         metric=j.get("metric", 0),

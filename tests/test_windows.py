@@ -29,6 +29,7 @@ CC = "x86_64-w64-mingw32-gcc"
 FAMILIES = {2: "inet", 23: "inet6"}                # Windows' AF_INET, AF_INET6
 IFF_UP, IFF_BROADCAST, IFF_LOOPBACK, IFF_POINTOPOINT, IFF_RUNNING = 0x1, 0x2, 0x8, 0x10, 0x40
 ARPHRD = {1: "ether", 772: "loopback"}
+ARPHRD_PPP, ARPHRD_NONE = 512, 65534                # IF_TYPE_PPP maps to ARPHRD_PPP
 WINE_LIFETIME = 60000                              # what Wine 8 says of every address
 
 
@@ -44,8 +45,11 @@ def tool(*names):
 
 def wine_tools():
     """(wine64, wineserver), or skip (fail under CI) saying what is missing."""
-    wine = tool("wine64", "/usr/lib/wine/wine64")
-    server = tool("wineserver", "/usr/lib/wine/wineserver")
+    # Debian 12's Wine 8, then Debian 13's and sid's Wine 10 (wine64-stable,
+    # its server under the multiarch directory)
+    wine = tool("wine64", "/usr/lib/wine/wine64", "wine64-stable")
+    server = tool("wineserver", "/usr/lib/wine/wineserver",
+                  "/usr/lib/x86_64-linux-gnu/wine/wineserver")
     missing = [what for what, path in ((CC + " (Debian gcc-mingw-w64-x86-64)", tool(CC)),
                                        ("wine64 (Debian wine64)", wine),
                                        ("wineserver (Debian wine64)", server)) if not path]
@@ -168,12 +172,16 @@ def test_links(seen):
         assert bool(l["flags"] & IFF_UP) == up and bool(l["flags"] & IFF_RUNNING) == up
         assert l["operstate"] == (6 if up else 2), l["name"]
         # Wine's IfType: ethernet for ARPHRD_ETHER, software loopback for lo,
-        # IF_TYPE_OTHER for the rest (a tun: no flag from the type).
+        # for the rest IF_TYPE_OTHER (Wine 8: a tun gets no flag from the type)
+        # or, Wine 10, IF_TYPE_PPP for a tun (ARPHRD_NONE): ARPHRD_PPP and
+        # point-to-point, as Go has it.
         if want["link_type"] in ARPHRD:
             assert ARPHRD.get(l["type"]) == ARPHRD[want["link_type"]], l["name"]
         assert bool(l["flags"] & IFF_LOOPBACK) == ("LOOPBACK" in want["flags"]), l["name"]
         assert bool(l["flags"] & IFF_BROADCAST) == (want["link_type"] == 1), l["name"]
-        assert not l["flags"] & IFF_POINTOPOINT, l["name"]
+        ppp = l["type"] == ARPHRD_PPP
+        assert not ppp or want["link_type"] == ARPHRD_NONE, (l["name"], l["type"])
+        assert bool(l["flags"] & IFF_POINTOPOINT) == ppp, (l["name"], l["type"])
     REPORTS.append(f"windows ({seen.where}): Wine listed {len(mine)} links; "
                    f"names, indexes, MTU, hardware addresses agree with ip")
 

@@ -186,7 +186,10 @@ static PyMethodDef floor_methods[] = {
 };
 
 static PyModuleDef_Slot floor_slots[] = {
-#ifdef Py_mod_multiple_interpreters
+/* The value is guarded, not the slot: 3.15's headers define every slot's
+ * number whatever the Limited API, its values only from the version that
+ * added them (3.12). */
+#if defined(Py_mod_multiple_interpreters) && defined(Py_MOD_PER_INTERPRETER_GIL_SUPPORTED)
 	{Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
 #endif
 	{0, NULL},

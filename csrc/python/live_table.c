@@ -219,7 +219,9 @@ PyObject *lt_rezoned(modstate *st, PyObject *rec, PyObject *link)
 		return Py_NewRef(rec);
 	copy = *a;
 	memset(copy.zone, 0, sizeof copy.zone);
-	strncpy(copy.zone, name, sizeof copy.zone - 1);
+	/* at most 15 bytes into the zeroed zone: memcpy, as GCC 16's
+	 * -Wstringop-truncation refuses the same strncpy */
+	memcpy(copy.zone, name, strnlen(name, sizeof copy.zone - 1));
 	return netifc_new_addr(st, &copy);
 }
 

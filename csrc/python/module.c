@@ -348,7 +348,10 @@ static void module_free(void *m)
 
 static PyModuleDef_Slot module_slots[] = {
 	{Py_mod_exec, module_exec},
-#ifdef Py_mod_multiple_interpreters
+/* The value is guarded, not the slot: 3.15's headers define every slot's
+ * number whatever the Limited API, its values only from the version that
+ * added them (3.12). */
+#if defined(Py_mod_multiple_interpreters) && defined(Py_MOD_PER_INTERPRETER_GIL_SUPPORTED)
 	{Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
 #endif
 	{0, NULL},
