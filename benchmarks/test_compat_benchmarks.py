@@ -2,6 +2,7 @@
 call in the same group: ifaddresses() of the loopback interface (netifaces
 skipped when not installed, ``pip install '.[bench]'``).
 """
+
 import pytest
 
 from netifc import bench

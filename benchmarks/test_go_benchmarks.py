@@ -4,6 +4,7 @@ Run with ``pytest benchmarks/``; ``--benchmark-disable`` runs each body once.
 The bodies are netifc.bench's, so the CLI harness and this suite time the
 same calls.  A peer that is not installed is skipped (``pip install '.[bench]'``).
 """
+
 import pytest
 
 from netifc import bench
@@ -52,6 +53,7 @@ def BenchmarkSnapshot(benchmark, lo):
 def run_live(benchmark, lo, name):
     """A read of live tables with nothing pending, in the group of the call it saves."""
     import netifc
+
     lv = netifc.live()
     try:
         benchmark.group = bench.LIVE[name]

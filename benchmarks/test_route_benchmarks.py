@@ -4,6 +4,7 @@ The bodies are netifc.bench's: routes() (the main table), default_gateways()
 and route_get("127.0.0.1"); pyroute2's and netifaces' calls beside them,
 skipped when not installed (``pip install '.[bench]'``).
 """
+
 import pytest
 
 from netifc import bench
@@ -18,11 +19,14 @@ def BenchmarkRoutes(benchmark, name):
     benchmark(bench.route_bodies()[name])
 
 
-@pytest.mark.parametrize("name,peer", [
-    ("Routes", "pyroute2.get_routes(table=254)"),
-    ("DefaultGateways", "netifaces.gateways"),
-    ("RouteGet", "pyroute2.route(get)"),
-])
+@pytest.mark.parametrize(
+    "name,peer",
+    [
+        ("Routes", "pyroute2.get_routes(table=254)"),
+        ("DefaultGateways", "netifaces.gateways"),
+        ("RouteGet", "pyroute2.route(get)"),
+    ],
+)
 def BenchmarkRoutePeer(benchmark, peers, name, peer):
     if peer not in peers.get(name, {}):
         pytest.skip(f"{peer.split('.')[0]} is not installed")

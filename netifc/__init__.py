@@ -9,6 +9,7 @@ Go's ``net`` interface API on a C core::
     >>> [str(a) for a in lo.addrs()]
     ['127.0.0.1/8', '::1/128']
 """
+
 from __future__ import annotations
 
 import os as _os
@@ -23,7 +24,7 @@ except ImportError:
     import importlib.util as _util
 
     if _util.find_spec(f"{__name__}._netifc") is not None:
-        raise   # built, but it does not load: its own message says why
+        raise  # built, but it does not load: its own message says why
     raise ModuleNotFoundError(
         f"netifc's C extension netifc._netifc is not built in {_os.path.dirname(__file__)}"
         " (a source tree?). Build it there with `pip install -e .` (in a venv) or"
@@ -33,14 +34,16 @@ except ImportError:
     ) from None
 from ._netifc import (
     Addr,
+    Counters,
     Interface,
+    LinkSettings,
     NoSuchInterface,
+    counters,
     interface_addrs,
     interface_by_index,
     interface_by_name,
     interfaces,
 )
-from ._netifc import Counters, LinkSettings, counters
 from .enums import (
     Addr6Flags,
     AddrFlags,
@@ -51,6 +54,9 @@ from .enums import (
     RouteType,
     Scope,
 )
+from .netns import NetNS
+from .render import render_brief, render_json, render_text, to_json
+from .routing import Gateway, NextHop, Route, default_gateways, route_get, routes
 from .snapshot import Snapshot, multicast_snapshot, snapshot
 from .watch import (
     AddrAdded,
@@ -67,9 +73,6 @@ from .watch import (
     Watcher,
     live,
 )
-from .render import render_brief, render_json, render_text, to_json
-from .routing import Gateway, NextHop, Route, default_gateways, route_get, routes
-from .netns import NetNS
 
 __all__ = [
     "FOREVER",

@@ -1,4 +1,5 @@
 """python -m netifc: show network interfaces and their addresses, like ``ip addr``."""
+
 from __future__ import annotations
 
 import argparse
@@ -31,52 +32,74 @@ def _add_family_options(p: argparse.ArgumentParser, help: str) -> None:
     """-4 and -6, one or the other, into ``family``; help names the version
     where it has ``{}``."""
     fam = p.add_mutually_exclusive_group()
-    fam.add_argument("-4", dest="family", action="store_const", const=socket.AF_INET,
-                     help=help.format(4, 4))
-    fam.add_argument("-6", dest="family", action="store_const", const=socket.AF_INET6,
-                     help=help.format(6, 6))
+    fam.add_argument(
+        "-4", dest="family", action="store_const", const=socket.AF_INET, help=help.format(4, 4)
+    )
+    fam.add_argument(
+        "-6", dest="family", action="store_const", const=socket.AF_INET6, help=help.format(6, 6)
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="netifc",
         usage="%(prog)s [-h] [-b | -j] [-4 | -6] [-m] [-w] [-s] [-n NAME] [--color WHEN]"
-              " [--version] [IFNAME]\n"
-              "       %(prog)s [-4 | -6] [-j] [-n NAME] route [show] [--table T]\n"
-              "       %(prog)s [-4 | -6] [-j] [-n NAME] route get ADDRESS",
+        " [--version] [IFNAME]\n"
+        "       %(prog)s [-4 | -6] [-j] [-n NAME] route [show] [--table T]\n"
+        "       %(prog)s [-4 | -6] [-j] [-n NAME] route get ADDRESS",
         description="Show network interfaces with their addresses (or multicast groups),"
-                    " like ip addr;\nor the routes, like ip route.",
+        " like ip addr;\nor the routes, like ip route.",
         epilog="commands:\n"
-               "  route [show]         the routes of the main table (--table T: another,"
-               " or all),\n"
-               "                       like ip route\n"
-               "  route get ADDRESS    the route the kernel would take to ADDRESS, like"
-               " ip route get\n"
-               "  (netifc route --help: their options; an interface named route:"
-               " netifc -- route)",
+        "  route [show]         the routes of the main table (--table T: another,"
+        " or all),\n"
+        "                       like ip route\n"
+        "  route get ADDRESS    the route the kernel would take to ADDRESS, like"
+        " ip route get\n"
+        "  (netifc route --help: their options; an interface named route:"
+        " netifc -- route)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("ifname", nargs="?", metavar="IFNAME",
-                   help="show this interface only (its name or one of its altnames)")
+    p.add_argument(
+        "ifname",
+        nargs="?",
+        metavar="IFNAME",
+        help="show this interface only (its name or one of its altnames)",
+    )
     form = p.add_mutually_exclusive_group()
     form.add_argument("-b", "--brief", action="store_true", help="one line per interface")
     form.add_argument("-j", "--json", action="store_true", help="JSON (schema in README)")
     _add_family_options(p, "IPv{} only: the interfaces with an IPv{} address, and those addresses")
-    p.add_argument("-m", "--multicast", action="store_true",
-                   help="multicast groups instead of addresses")
-    p.add_argument("-w", "--watch", action="store_true",
-                   help="print changes as they happen, like ip monitor (Ctrl-C ends it);"
-                        " with --json, one JSON object per line")
-    p.add_argument("-s", "--stats", action="store_true",
-                   help="each interface's counters, like ip -s link (with --json: their"
-                        " every counter)")
-    p.add_argument("-n", "--netns", metavar="NAME",
-                   help="in the network namespace NAME (as ip -n: /run/netns/NAME), or a path"
-                        " such as /proc/PID/ns/net")
-    p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
-                   metavar="WHEN",
-                   help="colour the output: auto (the default: on a terminal, unless NO_COLOR"
-                        " is set), always or never")
+    p.add_argument(
+        "-m", "--multicast", action="store_true", help="multicast groups instead of addresses"
+    )
+    p.add_argument(
+        "-w",
+        "--watch",
+        action="store_true",
+        help="print changes as they happen, like ip monitor (Ctrl-C ends it);"
+        " with --json, one JSON object per line",
+    )
+    p.add_argument(
+        "-s",
+        "--stats",
+        action="store_true",
+        help="each interface's counters, like ip -s link (with --json: their every counter)",
+    )
+    p.add_argument(
+        "-n",
+        "--netns",
+        metavar="NAME",
+        help="in the network namespace NAME (as ip -n: /run/netns/NAME), or a path"
+        " such as /proc/PID/ns/net",
+    )
+    p.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        metavar="WHEN",
+        help="colour the output: auto (the default: on a terminal, unless NO_COLOR"
+        " is set), always or never",
+    )
     p.add_argument("--version", action="version", version=f"%(prog)s {netifc.__version__}")
     return p
 
@@ -100,8 +123,9 @@ def _find(name: str, src: _Source = _HERE) -> netifc.Interface:
         raise
 
 
-def _gather(ifname: Optional[str], multicast: bool, src: _Source = _HERE
-            ) -> Tuple[Sequence[netifc.Interface], Sequence[netifc.Addr]]:
+def _gather(
+    ifname: Optional[str], multicast: bool, src: _Source = _HERE
+) -> Tuple[Sequence[netifc.Interface], Sequence[netifc.Addr]]:
     if ifname is not None:
         iface = _find(ifname, src)
         addrs = iface.multicast_addrs() if multicast else iface.addrs()
@@ -133,7 +157,7 @@ def _write(text: str) -> None:
     stream.flush()
     try:
         data = text.encode(encoding, "surrogateescape")
-    except UnicodeEncodeError:      # a name the locale's encoding cannot spell
+    except UnicodeEncodeError:  # a name the locale's encoding cannot spell
         data = text.encode(encoding, "backslashreplace")
     buffer.write(data)
     buffer.flush()
@@ -181,8 +205,9 @@ def _watch(args: argparse.Namespace, src: _Source) -> int:
                 if iface is not None:
                     names[iface.index] = iface.name
                 index = iface.index if iface is not None else addr.index if addr else None
-                if (only is not None and index not in (None, only)) or \
-                        (addr is not None and args.family not in (None, addr.family)):
+                if (only is not None and index not in (None, only)) or (
+                    addr is not None and args.family not in (None, addr.family)
+                ):
                     continue
                 if args.json:
                     out = json.dumps(netifc.render.event_json(event)) + "\n"
@@ -200,12 +225,18 @@ def _watch(args: argparse.Namespace, src: _Source) -> int:
 # ---- -s/--stats: counters, as ip -s link shows them ------------------------------
 
 _STATS_ROWS = (
-    ("RX:", ("bytes", "packets", "errors", "dropped", "missed", "mcast"),
-     ("rx_bytes", "rx_packets", "rx_errors", "rx_dropped", "rx_missed_errors", "multicast"),
-     "rx_compressed"),
-    ("TX:", ("bytes", "packets", "errors", "dropped", "carrier", "collsns"),
-     ("tx_bytes", "tx_packets", "tx_errors", "tx_dropped", "tx_carrier_errors", "collisions"),
-     "tx_compressed"),
+    (
+        "RX:",
+        ("bytes", "packets", "errors", "dropped", "missed", "mcast"),
+        ("rx_bytes", "rx_packets", "rx_errors", "rx_dropped", "rx_missed_errors", "multicast"),
+        "rx_compressed",
+    ),
+    (
+        "TX:",
+        ("bytes", "packets", "errors", "dropped", "carrier", "collsns"),
+        ("tx_bytes", "tx_packets", "tx_errors", "tx_dropped", "tx_carrier_errors", "collisions"),
+        "tx_compressed",
+    ),
 )
 
 
@@ -230,15 +261,25 @@ def _stats_lines(c: netifc.Counters) -> List[str]:
 def _stats(args: argparse.Namespace, src: _Source = _HERE) -> int:
     try:
         interfaces: Sequence[netifc.Interface] = (
-            (_find(args.ifname, src),) if args.ifname is not None else src.interfaces())
-        counters = {c.index: c for c in (
-            [interfaces[0].counters()] if args.ifname is not None else src.counters())}
+            (_find(args.ifname, src),) if args.ifname is not None else src.interfaces()
+        )
+        counters = {
+            c.index: c
+            for c in ([interfaces[0].counters()] if args.ifname is not None else src.counters())
+        }
     except (netifc.NoSuchInterface, ValueError, OSError) as e:
         return _failed(e)
-    shown = [i for i in interfaces if i.index in counters]     # none that vanished between
+    shown = [i for i in interfaces if i.index in counters]  # none that vanished between
     if args.json:
-        out = json.dumps([{"index": i.index, "name": i.name,
-                           "counters": counters[i.index].as_dict()} for i in shown]) + "\n"
+        out = (
+            json.dumps(
+                [
+                    {"index": i.index, "name": i.name, "counters": counters[i.index].as_dict()}
+                    for i in shown
+                ]
+            )
+            + "\n"
+        )
     else:
         color = _use_color(args.color, sys.stdout)
         lines: List[str] = []
@@ -251,27 +292,38 @@ def _stats(args: argparse.Namespace, src: _Source = _HERE) -> int:
 
 # ---- netifc route: the routing tables, like ip route ---------------------------
 
+
 def _route_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="netifc route",
         usage="%(prog)s [-4 | -6] [-j] [-n NAME] [show] [--table T | table T]\n"
-              "       %(prog)s [-4 | -6] [-j] [-n NAME] get ADDRESS",
+        "       %(prog)s [-4 | -6] [-j] [-n NAME] get ADDRESS",
         description="Show routes like ip route: IPv4 routes (IPv6 with -6) of the main"
-                    " table or of the one given; --table all shows both families."
-                    " get ADDRESS: the route the kernel would take to ADDRESS (an IPv6"
-                    " zone, fe80::1%eth0, names the interface), like ip route get."
-                    " The options go before or after route.",
+        " table or of the one given; --table all shows both families."
+        " get ADDRESS: the route the kernel would take to ADDRESS (an IPv6"
+        " zone, fe80::1%eth0, names the interface), like ip route get."
+        " The options go before or after route.",
     )
-    p.add_argument("command", nargs="*", metavar="show | get ADDRESS",
-                   help="show (the default) or get ADDRESS")
+    p.add_argument(
+        "command", nargs="*", metavar="show | get ADDRESS", help="show (the default) or get ADDRESS"
+    )
     _add_family_options(p, "IPv{} routes only")
-    p.add_argument("--table", "-t", metavar="T",
-                   help="a table number or name (main, local, default, an rt_tables"
-                        " name), or all (default: main)")
-    p.add_argument("-j", "--json", action="store_true",
-                   help="JSON, in the shape of ip -j route (ip -j route get)")
-    p.add_argument("-n", "--netns", metavar="NAME",
-                   help="in the network namespace NAME (as ip -n), or a path")
+    p.add_argument(
+        "--table",
+        "-t",
+        metavar="T",
+        help="a table number or name (main, local, default, an rt_tables"
+        " name), or all (default: main)",
+    )
+    p.add_argument(
+        "-j",
+        "--json",
+        action="store_true",
+        help="JSON, in the shape of ip -j route (ip -j route get)",
+    )
+    p.add_argument(
+        "-n", "--netns", metavar="NAME", help="in the network namespace NAME (as ip -n), or a path"
+    )
     return p
 
 
@@ -304,6 +356,7 @@ def _route_args(argv: List[str]) -> argparse.Namespace:
 
 def _route_main(argv: List[str]) -> int:
     from . import render_routes
+
     parser = _route_parser()
     args = _route_args(argv)
     family = args.family
@@ -311,10 +364,12 @@ def _route_main(argv: List[str]) -> int:
         want = {socket.AF_INET: "an IPv4", socket.AF_INET6: "an IPv6"}.get(family)
         is6 = ":" in args.get
         if want is not None and is6 != (family == socket.AF_INET6):
-            parser.error(f"get: -{4 if family == socket.AF_INET else 6} needs {want}"
-                         f" address, not {args.get!r}")
+            parser.error(
+                f"get: -{4 if family == socket.AF_INET else 6} needs {want}"
+                f" address, not {args.get!r}"
+            )
     elif family is None and args.table != "all":
-        family = socket.AF_INET     # as ip route: IPv4 unless all tables are shown
+        family = socket.AF_INET  # as ip route: IPv4 unless all tables are shown
     src: Optional[netifc.NetNS] = None
     try:
         src = netifc.NetNS(args.netns) if args.netns is not None else None
@@ -364,7 +419,7 @@ def _split_route(argv: List[str]) -> Optional[Tuple[List[str], List[str]]]:
         if word.startswith("-") and word != "-":
             i += 1
             continue
-        return (argv[:i], argv[i + 1:]) if word == "route" else None
+        return (argv[:i], argv[i + 1 :]) if word == "route" else None
     return None
 
 
@@ -376,17 +431,20 @@ def _route_options(before: List[str]) -> List[str]:
     while i < len(before):
         word = before[i]
         if word in _ROUTE_VALUED:
-            out += before[i:i + 2]
+            out += before[i : i + 2]
             i += 2
             continue
         if word.startswith("--netns=") or word in _ROUTE_FLAGS:
             out.append(word)
-        elif len(word) > 2 and word[0] == "-" and word[1] != "-" and \
-                all(f"-{c}" in _ROUTE_FLAGS for c in word[1:]):
-            out += [f"-{c}" for c in word[1:]]          # -4j
+        elif (
+            len(word) > 2
+            and word[0] == "-"
+            and word[1] != "-"
+            and all(f"-{c}" in _ROUTE_FLAGS for c in word[1:])
+        ):
+            out += [f"-{c}" for c in word[1:]]  # -4j
         else:
-            _parser().error(f"argument {word}: not with route"
-                            " (route takes -4, -6, -j and -n NAME)")
+            _parser().error(f"argument {word}: not with route (route takes -4, -6, -j and -n NAME)")
         i += 1
     return out
 
@@ -396,7 +454,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     2 through SystemExit on a usage error)."""
     argv = sys.argv[1:] if argv is None else argv
     split = _split_route(argv)
-    if split is not None:       # netifc [OPTIONS] route [WORDS AND OPTIONS]
+    if split is not None:  # netifc [OPTIONS] route [WORDS AND OPTIONS]
         before, after = split
         return _route_main(_route_options(before) + after)
     parser = _parser()
@@ -406,8 +464,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.stats and (args.brief or args.multicast or args.family is not None):
         parser.error("argument -s/--stats: not with -b, -m, -4 or -6")
     if args.watch and (args.stats or args.brief or args.multicast):
-        parser.error("argument -w/--watch: not with -s, -b or -m (it prints each change"
-                     " as ip monitor does; -4, -6, -j, -n and IFNAME narrow or shape it)")
+        parser.error(
+            "argument -w/--watch: not with -s, -b or -m (it prints each change"
+            " as ip monitor does; -4, -6, -j, -n and IFNAME narrow or shape it)"
+        )
     src: _Source = _HERE
     if args.netns is not None:
         try:
@@ -431,12 +491,16 @@ def _show(args: argparse.Namespace, src: _Source) -> int:
     except (netifc.NoSuchInterface, ValueError, OSError) as e:
         return _failed(e)
     if args.json:
-        out = netifc.render_json(interfaces, addrs, multicast=args.multicast,
-                                 family=args.family)
+        out = netifc.render_json(interfaces, addrs, multicast=args.multicast, family=args.family)
     else:
         render = netifc.render_brief if args.brief else netifc.render_text
-        out = render(interfaces, addrs, multicast=args.multicast, family=args.family,
-                     color=_use_color(args.color, sys.stdout))
+        out = render(
+            interfaces,
+            addrs,
+            multicast=args.multicast,
+            family=args.family,
+            color=_use_color(args.color, sys.stdout),
+        )
     return _print(out)
 
 

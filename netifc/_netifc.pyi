@@ -1,11 +1,27 @@
 import sys
-from ipaddress import IPv4Address, IPv4Interface, IPv4Network, IPv6Address, IPv6Interface, IPv6Network
+from ipaddress import (
+    IPv4Address,
+    IPv4Interface,
+    IPv4Network,
+    IPv6Address,
+    IPv6Interface,
+    IPv6Network,
+)
 from socket import AddressFamily
 from typing import Any, final
 
 from typing_extensions import Self, disjoint_base
 
-from .enums import Addr6Flags, AddrFlags, Flags, LinkType, RouteFlags, RouteProtocol, RouteType, Scope
+from .enums import (
+    Addr6Flags,
+    AddrFlags,
+    Flags,
+    LinkType,
+    RouteFlags,
+    RouteProtocol,
+    RouteType,
+    Scope,
+)
 
 class NoSuchInterface(LookupError): ...
 
@@ -156,14 +172,35 @@ def interface_addrs() -> tuple[Addr, ...]: ...
 def counters() -> tuple[Counters, ...]: ...
 
 # Private: the Python layer's and the tests' hooks.
-def _snapshot(multicast: bool = ..., backend: str | None = ..., /) -> tuple[tuple[Interface, ...], tuple[Addr, ...]]: ...
-def _addr(family: int, local: bytes, prefixlen: int, index: int, peer: bytes | None,
-          broadcast: bytes | None, scope: int, flags: int, preferred_lifetime: int | None,
-          valid_lifetime: int | None, zone: str, /) -> Addr: ...
+def _snapshot(
+    multicast: bool = ..., backend: str | None = ..., /
+) -> tuple[tuple[Interface, ...], tuple[Addr, ...]]: ...
+def _addr(
+    family: int,
+    local: bytes,
+    prefixlen: int,
+    index: int,
+    peer: bytes | None,
+    broadcast: bytes | None,
+    scope: int,
+    flags: int,
+    preferred_lifetime: int | None,
+    valid_lifetime: int | None,
+    zone: str,
+    /,
+) -> Addr: ...
 def _counters(index: int, name: str, values: tuple[int | None, ...], /) -> Counters: ...
+
 _counter_fields: tuple[str, ...]
-def _register(flags: type[Flags], addr_flags: type[AddrFlags], addr6_flags: type[Addr6Flags],
-              link_type: type[LinkType], scopes: tuple[Scope, ...], /) -> None: ...
+
+def _register(
+    flags: type[Flags],
+    addr_flags: type[AddrFlags],
+    addr6_flags: type[Addr6Flags],
+    link_type: type[LinkType],
+    scopes: tuple[Scope, ...],
+    /,
+) -> None: ...
 def _backend() -> str: ...
 def _backend_names() -> tuple[str, ...]: ...
 def _set_backend(name: str, options: int = 0, /) -> None: ...
@@ -247,9 +284,16 @@ class Route:
     def __eq__(self, value: object, /) -> bool: ...
 
 def _routes(family: int, table: int, netns: _NetNS | None = ..., /) -> tuple[Route, ...]: ...
-def _route_get(family: int, destination: bytes, index: int, netns: _NetNS | None = ..., /) -> Route: ...
-def _register_routes(types: tuple[RouteType, ...], families: tuple[AddressFamily | int, ...],
-                     protocols: tuple[RouteProtocol, ...], flags: type[RouteFlags], /) -> None: ...
+def _route_get(
+    family: int, destination: bytes, index: int, netns: _NetNS | None = ..., /
+) -> Route: ...
+def _register_routes(
+    types: tuple[RouteType, ...],
+    families: tuple[AddressFamily | int, ...],
+    protocols: tuple[RouteProtocol, ...],
+    flags: type[RouteFlags],
+    /,
+) -> None: ...
 
 # Linux only: another network namespace (netifc.NetNS): its descriptor and socket.
 @final
@@ -260,7 +304,9 @@ class _NetNS:
     def interface_by_name(self, name: str, /) -> Interface: ...
     def interface_addrs(self) -> tuple[Addr, ...]: ...
     def counters(self) -> tuple[Counters, ...]: ...
-    def _snapshot(self, multicast: bool = ..., /) -> tuple[tuple[Interface, ...], tuple[Addr, ...]]: ...
+    def _snapshot(
+        self, multicast: bool = ..., /
+    ) -> tuple[tuple[Interface, ...], tuple[Addr, ...]]: ...
     def fileno(self) -> int: ...
     def __copy__(self) -> Self: ...
     def __deepcopy__(self, memo: object, /) -> Self: ...

@@ -22,6 +22,7 @@ interfaces, lookups and addresses, each measured in namespaces of
 ``--sizes`` veth pairs, into a log-log PNG (needs matplotlib:
 ``pip install 'netifc[plot]'``).
 """
+
 import argparse
 import contextlib
 import ctypes
@@ -47,7 +48,7 @@ from netifc import _netifc
 
 _floor: Optional[ModuleType]
 try:
-    from netifc import _floor   # the floor timer: Linux builds only
+    from netifc import _floor  # the floor timer: Linux builds only
 except ImportError:
     _floor = None
 
@@ -59,7 +60,7 @@ GO_NAMES = (
     "BenchmarkInterfacesAndAddrs",
     "BenchmarkInterfacesAndMulticastAddrs",
 )
-SNAPSHOT = "Snapshot"       # netifc.snapshot() against psutil's net_if_addrs()+net_if_stats()
+SNAPSHOT = "Snapshot"  # netifc.snapshot() against psutil's net_if_addrs()+net_if_stats()
 # Reads of netifc.live() with nothing pending, each beside the call it saves.
 LIVE = {
     "LiveInterfaceByIndex": "BenchmarkInterfaceByIndex",
@@ -74,7 +75,7 @@ COUNTERS = ("Counters", "InterfaceCounters")
 ROUTES = ("Routes", "DefaultGateways", "RouteGet")
 # netifc.compat.netifaces.ifaddresses(loopback) against netifaces' own (Linux).
 COMPAT = ("NetifacesIfaddresses",)
-ROUNDS = 3                  # turns of netifc and floor timing, with --floor
+ROUNDS = 3  # turns of netifc and floor timing, with --floor
 # Result keys: a socket per round; one socket kept; one kept, checked
 # before each round to belong to the thread's namespace, as netifc's is.
 FLOORS = ("fresh_floor", "kept_floor", "kept_ns_floor")
@@ -88,8 +89,9 @@ def loopback() -> netifc.Interface:
     raise RuntimeError("no loopback interface to benchmark")
 
 
-def bodies(lo: netifc.Interface, lv: Optional[netifc.Live] = None
-           ) -> Dict[str, Callable[[], object]]:
+def bodies(
+    lo: netifc.Interface, lv: Optional[netifc.Live] = None
+) -> Dict[str, Callable[[], object]]:
     """{benchmark name: zero-argument callable} for netifc; the live rows too
     when given live tables."""
     live_rows: Dict[str, Callable[[], object]] = {}
@@ -119,8 +121,11 @@ def route_bodies() -> Dict[str, Callable[[], object]]:
     """The route rows (Linux): netifc.routes() and netifc.route_get()."""
     if not hasattr(_netifc, "_routes"):
         return {}
-    return {"Routes": netifc.routes, "DefaultGateways": netifc.default_gateways,
-            "RouteGet": lambda: netifc.route_get("127.0.0.1")}
+    return {
+        "Routes": netifc.routes,
+        "DefaultGateways": netifc.default_gateways,
+        "RouteGet": lambda: netifc.route_get("127.0.0.1"),
+    }
 
 
 def compat_bodies(lo: netifc.Interface) -> Dict[str, Callable[[], object]]:
@@ -128,6 +133,7 @@ def compat_bodies(lo: netifc.Interface) -> Dict[str, Callable[[], object]]:
     if not hasattr(_netifc, "_routes"):
         return {}
     from netifc.compat import netifaces
+
     return {"NetifacesIfaddresses": lambda: netifaces.ifaddresses(lo.name)}
 
 
@@ -152,11 +158,14 @@ def route_floors() -> Dict[str, Tuple[Any, ...]]:
     """The route rows' requests, and the links whose names netifc asks for."""
     if not hasattr(_netifc, "_routes"):
         return {}
-    links = sorted({i for r in netifc.routes() for i in [r.index, *(h.index for h in r.nexthops)]
-                    if i})
-    return {"Routes": ("routes", 0, None, links),
-            "DefaultGateways": ("routes", 0, None, links),
-            "RouteGet": ("route_get", 0, None, [netifc.route_get("127.0.0.1").index])}
+    links = sorted(
+        {i for r in netifc.routes() for i in [r.index, *(h.index for h in r.nexthops)] if i}
+    )
+    return {
+        "Routes": ("routes", 0, None, links),
+        "DefaultGateways": ("routes", 0, None, links),
+        "RouteGet": ("route_get", 0, None, [netifc.route_get("127.0.0.1").index]),
+    }
 
 
 def _installed(name: str) -> Any:
@@ -171,32 +180,42 @@ def peer_bodies(lo: netifc.Interface) -> Dict[str, Dict[str, Callable[[], object
     """{benchmark name: {peer: callable}} for the peers that are installed
     (imported by name: type checkers need none of them)."""
     peers: Dict[str, Dict[str, Callable[[], object]]] = {
-        name: {} for name in GO_NAMES + (SNAPSHOT,) + COUNTERS + ROUTES + COMPAT}
+        name: {} for name in GO_NAMES + (SNAPSHOT,) + COUNTERS + ROUTES + COMPAT
+    }
     peers["BenchmarkInterfaces"]["socket.if_nameindex"] = socket.if_nameindex
-    peers["BenchmarkInterfaceByIndex"]["socket.if_indextoname"] = \
-        lambda: socket.if_indextoname(lo.index)
-    peers["BenchmarkInterfaceByName"]["socket.if_nametoindex"] = \
-        lambda: socket.if_nametoindex(lo.name)
+    peers["BenchmarkInterfaceByIndex"]["socket.if_indextoname"] = lambda: socket.if_indextoname(
+        lo.index
+    )
+    peers["BenchmarkInterfaceByName"]["socket.if_nametoindex"] = lambda: socket.if_nametoindex(
+        lo.name
+    )
     psutil = _installed("psutil")
     if psutil is not None:
         peers["BenchmarkInterfaces"]["psutil.net_if_stats"] = psutil.net_if_stats
         peers["BenchmarkInterfaceAddrs"]["psutil.net_if_addrs"] = psutil.net_if_addrs
-        peers[SNAPSHOT]["psutil.net_if_addrs+net_if_stats"] = \
-            lambda: (psutil.net_if_addrs(), psutil.net_if_stats())
-        peers["Counters"]["psutil.net_io_counters(pernic)"] = \
-            lambda: psutil.net_io_counters(pernic=True)
+        peers[SNAPSHOT]["psutil.net_if_addrs+net_if_stats"] = lambda: (
+            psutil.net_if_addrs(),
+            psutil.net_if_stats(),
+        )
+        peers["Counters"]["psutil.net_io_counters(pernic)"] = lambda: psutil.net_io_counters(
+            pernic=True
+        )
     netifaces = _installed("netifaces")
     if netifaces is not None:
         peers["BenchmarkInterfaces"]["netifaces.interfaces"] = netifaces.interfaces
-        peers["BenchmarkInterfaceAddrs"]["netifaces.ifaddresses(each)"] = \
-            lambda: [netifaces.ifaddresses(n) for n in netifaces.interfaces()]
-        peers["BenchmarkInterfacesAndAddrs"]["netifaces.ifaddresses"] = \
-            lambda: netifaces.ifaddresses(lo.name)
-        peers[SNAPSHOT]["netifaces.ifaddresses(each)"] = \
-            peers["BenchmarkInterfaceAddrs"]["netifaces.ifaddresses(each)"]
+        peers["BenchmarkInterfaceAddrs"]["netifaces.ifaddresses(each)"] = lambda: [
+            netifaces.ifaddresses(n) for n in netifaces.interfaces()
+        ]
+        peers["BenchmarkInterfacesAndAddrs"]["netifaces.ifaddresses"] = lambda: (
+            netifaces.ifaddresses(lo.name)
+        )
+        peers[SNAPSHOT]["netifaces.ifaddresses(each)"] = peers["BenchmarkInterfaceAddrs"][
+            "netifaces.ifaddresses(each)"
+        ]
         peers["DefaultGateways"]["netifaces.gateways"] = netifaces.gateways
-        peers["NetifacesIfaddresses"]["netifaces.ifaddresses"] = \
-            lambda: netifaces.ifaddresses(lo.name)
+        peers["NetifacesIfaddresses"]["netifaces.ifaddresses"] = lambda: netifaces.ifaddresses(
+            lo.name
+        )
     ifaddr = _installed("ifaddr")
     if ifaddr is not None:
         peers["BenchmarkInterfaces"]["ifaddr.get_adapters"] = ifaddr.get_adapters
@@ -204,17 +223,19 @@ def peer_bodies(lo: netifc.Interface) -> Dict[str, Dict[str, Callable[[], object
         peers[SNAPSHOT]["ifaddr.get_adapters"] = ifaddr.get_adapters
     pyroute2 = _installed("pyroute2")
     if pyroute2 is not None:
-        ipr = pyroute2.IPRoute()     # one socket, kept, as netifc keeps its own
+        ipr = pyroute2.IPRoute()  # one socket, kept, as netifc keeps its own
         peers["BenchmarkInterfaces"]["pyroute2.get_links"] = ipr.get_links
-        peers["BenchmarkInterfaceByIndex"]["pyroute2.link(get,index)"] = \
-            lambda: ipr.link("get", index=lo.index)
-        peers["BenchmarkInterfaceByName"]["pyroute2.link(get,ifname)"] = \
-            lambda: ipr.link("get", ifname=lo.name)
+        peers["BenchmarkInterfaceByIndex"]["pyroute2.link(get,index)"] = lambda: ipr.link(
+            "get", index=lo.index
+        )
+        peers["BenchmarkInterfaceByName"]["pyroute2.link(get,ifname)"] = lambda: ipr.link(
+            "get", ifname=lo.name
+        )
         peers["BenchmarkInterfaceAddrs"]["pyroute2.get_addr"] = ipr.get_addr
-        peers["BenchmarkInterfacesAndAddrs"]["pyroute2.get_addr(index)"] = \
-            lambda: ipr.get_addr(index=lo.index)
-        peers[SNAPSHOT]["pyroute2.get_links+get_addr"] = \
-            lambda: (ipr.get_links(), ipr.get_addr())
+        peers["BenchmarkInterfacesAndAddrs"]["pyroute2.get_addr(index)"] = lambda: ipr.get_addr(
+            index=lo.index
+        )
+        peers[SNAPSHOT]["pyroute2.get_links+get_addr"] = lambda: (ipr.get_links(), ipr.get_addr())
         peers["Routes"]["pyroute2.get_routes(table=254)"] = lambda: ipr.get_routes(table=254)
         peers["RouteGet"]["pyroute2.route(get)"] = lambda: ipr.route("get", dst="127.0.0.1")
     return peers
@@ -233,11 +254,13 @@ def grow(run: Callable[[int], float], benchtime: float) -> Tuple[float, int]:
 
 def measure(fn: Callable[[], object], benchtime: float) -> Tuple[float, int]:
     """ns/op of fn and the count it took."""
+
     def run(n: int) -> float:
         t0 = time.perf_counter_ns()
         for _ in range(n):
             fn()
         return time.perf_counter_ns() - t0
+
     return grow(run, benchtime)
 
 
@@ -263,7 +286,7 @@ def object_bytes() -> Dict[str, float]:
 
 def _live_closed() -> object:
     lv = netifc.live()
-    lv.close()          # its tables stay; only the socket goes
+    lv.close()  # its tables stay; only the socket goes
     return lv
 
 
@@ -286,22 +309,39 @@ def _bytes_of(make: Callable[[], object]) -> float:
 GO_LINE = re.compile(r"^(Benchmark\w+)-\d+\s+(\d+)\s+([\d.]+) ns/op")
 
 
-def run_go(benchtime: str, netns: Optional[str] = None,
-           pattern: str = "^BenchmarkInterface", count: int = 1) -> Optional[Dict[str, float]]:
+def run_go(
+    benchtime: str,
+    netns: Optional[str] = None,
+    pattern: str = "^BenchmarkInterface",
+    count: int = 1,
+) -> Optional[Dict[str, float]]:
     """{name: ns/op} from Go's net package (the benchmarks `pattern` matches,
     each run `count` times, the best kept), or None when no Go toolchain is here."""
     go = shutil.which("go")
     if not go:
         return None
-    goroot = subprocess.run([go, "env", "GOROOT"], capture_output=True, text=True,
-                            check=True).stdout.strip()
-    argv = [go, "test", "-run", "NONE", "-bench", pattern,
-            "-benchtime", benchtime, "-count", str(count), "."]
+    goroot = subprocess.run(
+        [go, "env", "GOROOT"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    argv = [
+        go,
+        "test",
+        "-run",
+        "NONE",
+        "-bench",
+        pattern,
+        "-benchtime",
+        benchtime,
+        "-count",
+        str(count),
+        ".",
+    ]
     if netns:
         argv = ["ip", "netns", "exec", netns] + argv
     env = dict(os.environ, GOFLAGS="-mod=mod")
-    r = subprocess.run(argv, cwd=os.path.join(goroot, "src", "net"), capture_output=True,
-                       text=True, env=env)
+    r = subprocess.run(
+        argv, cwd=os.path.join(goroot, "src", "net"), capture_output=True, text=True, env=env
+    )
     out: Dict[str, float] = {}
     for line in r.stdout.splitlines():
         m = GO_LINE.match(line)
@@ -334,13 +374,18 @@ def scale_namespace(pairs: int) -> Iterator[str]:
     old_term = signal.signal(signal.SIGTERM, _raise_exit)
     try:
         subprocess.run(["ip", "netns", "add", name], check=True)
-        _batch(name, ["link set lo up"] + [f"link add a{i} type veth peer name b{i}"
-                                           for i in range(pairs)])
+        _batch(
+            name,
+            ["link set lo up"] + [f"link add a{i} type veth peer name b{i}" for i in range(pairs)],
+        )
         lines = []
         for i in range(pairs):
-            lines += [f"addr add 10.{i // 250}.{i % 250}.1/24 dev a{i}",
-                      f"addr add fd00:{i:x}::1/64 dev a{i}",
-                      f"link set a{i} up", f"link set b{i} up"]
+            lines += [
+                f"addr add 10.{i // 250}.{i % 250}.1/24 dev a{i}",
+                f"addr add fd00:{i:x}::1/64 dev a{i}",
+                f"link set a{i} up",
+                f"link set b{i} up",
+            ]
         if lines:
             _batch(name, lines)
         target = os.open(f"/run/netns/{name}", os.O_RDONLY)
@@ -368,10 +413,11 @@ def _settle(seconds: float = 120) -> None:
     while time.monotonic() < deadline and (len(counts) < 3 or len(set(counts[-3:])) > 1):
         try:
             addrs = netifc.interface_addrs()
-            tentative = any(a.family == socket.AF_INET6 and a.flags & netifc.Addr6Flags.TENTATIVE
-                            for a in addrs)
+            tentative = any(
+                a.family == socket.AF_INET6 and a.flags & netifc.Addr6Flags.TENTATIVE for a in addrs
+            )
             counts.append(-len(counts) if tentative else len(addrs))
-        except OSError:     # EBUSY: the dump was interrupted each time
+        except OSError:  # EBUSY: the dump was interrupted each time
             counts.append(-len(counts))
         time.sleep(0.5)
 
@@ -389,7 +435,7 @@ def _batch(ns: str, lines: List[str]) -> None:
 
 # ---- applying notifications ------------------------------------------------------
 
-SO_RCVBUFFORCE = 33     # Linux: SO_RCVBUF above net.core.rmem_max (root)
+SO_RCVBUFFORCE = 33  # Linux: SO_RCVBUF above net.core.rmem_max (root)
 APPLIED = 10000
 
 
@@ -407,8 +453,14 @@ def apply_cost(ns: str, changes: int = APPLIED) -> Dict[str, float]:
         snap = min(timed(netifc.snapshot) for _ in range(3))
         before = len(lv.addrs)
         links = [i.name for i in lv.interfaces if not i.flags & netifc.Flags.LOOPBACK]
-        _batch(ns, [f"addr add 172.{16 + k // 62500}.{k // 250 % 250}.{k % 250 + 1}/32"
-                    f" dev {links[k % len(links)]}" for k in range(changes)])
+        _batch(
+            ns,
+            [
+                f"addr add 172.{16 + k // 62500}.{k // 250 % 250}.{k % 250 + 1}/32"
+                f" dev {links[k % len(links)]}"
+                for k in range(changes)
+            ],
+        )
         live_ms = timed(lambda: lv.addrs)
         watcher_ms = timed(lambda: w.poll(0))
         if len(lv.addrs) != before + changes or len(w.addrs) != before + changes:
@@ -417,8 +469,13 @@ def apply_cost(ns: str, changes: int = APPLIED) -> Dict[str, float]:
     finally:
         lv.close()
         w.close()
-    return {"changes": changes, "live": live_ms, "watcher": watcher_ms, "snapshot": snap,
-            "snapshot_after": after}
+    return {
+        "changes": changes,
+        "live": live_ms,
+        "watcher": watcher_ms,
+        "snapshot": snap,
+        "snapshot_after": after,
+    }
 
 
 def timed(fn: Callable[[], object]) -> float:
@@ -431,26 +488,29 @@ def timed(fn: Callable[[], object]) -> float:
 
 PLOT_SIZES = (0, 5, 50, 500, 2000)  # veth pairs: 1, 11, 101, 1001 and 4001 links
 # (key, panel title, Go's benchmark)
-PLOT_PANELS = (("interfaces", "every interface", "BenchmarkInterfaces"),
-               ("lookup", "one interface, by index", "BenchmarkInterfaceByIndex"),
-               ("addrs", "every address", "BenchmarkInterfaceAddrs"))
+PLOT_PANELS = (
+    ("interfaces", "every interface", "BenchmarkInterfaces"),
+    ("lookup", "one interface, by index", "BenchmarkInterfaceByIndex"),
+    ("addrs", "every address", "BenchmarkInterfaceAddrs"),
+)
 PLOT_GO = "^BenchmarkInterface(s|ByIndex|Addrs)$"
 PLOT_SERIES = ("netifc", "netifc live()", "Go", "psutil", "kernel floor")
 
 
 def plot_sizes(text: str) -> List[int]:
-    """"0,5,50" -> [0, 5, 50]: counts of veth pairs, each 0 or more."""
+    """ "0,5,50" -> [0, 5, 50]: counts of veth pairs, each 0 or more."""
     try:
         sizes = sorted({int(x) for x in text.split(",") if x.strip()})
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a comma-separated list of counts:"
-                                         f" {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"not a comma-separated list of counts: {text!r}"
+        ) from None
     if not sizes or sizes[0] < 0:
         raise argparse.ArgumentTypeError(f"counts of veth pairs must be 0 or more: {text!r}")
     return sizes
 
 
-PLOT_ROUNDS = 7     # short turns of every series, the best of each kept
+PLOT_ROUNDS = 7  # short turns of every series, the best of each kept
 
 
 def scaling_point(benchtime: float, netns: str, go: bool) -> Dict[str, Any]:
@@ -465,15 +525,17 @@ def scaling_point(benchtime: float, netns: str, go: bool) -> Dict[str, Any]:
     floors = floor_requests(lo)
     lv = netifc.live()
     try:
-        lv._current()       # what the kernel told while the namespace settled
+        lv._current()  # what the kernel told while the namespace settled
         calls: Dict[str, Dict[str, Callable[[], object]]] = {
             "interfaces": {"netifc": netifc.interfaces, "netifc live()": lambda: lv.interfaces},
-            "lookup": {"netifc": lambda: netifc.interface_by_index(lo.index),
-                       "netifc live()": lambda: lv.by_index(lo.index)},
+            "lookup": {
+                "netifc": lambda: netifc.interface_by_index(lo.index),
+                "netifc live()": lambda: lv.by_index(lo.index),
+            },
             "addrs": {"netifc": netifc.interface_addrs, "netifc live()": lambda: lv.addrs},
         }
         psutil = _installed("psutil")
-        if psutil is not None:      # psutil has no lookup of one interface
+        if psutil is not None:  # psutil has no lookup of one interface
             calls["interfaces"]["psutil"] = psutil.net_if_stats
             calls["addrs"]["psutil"] = psutil.net_if_addrs
         turn = benchtime / PLOT_ROUNDS
@@ -483,8 +545,7 @@ def scaling_point(benchtime: float, netns: str, go: bool) -> Dict[str, Any]:
             return lambda: measure(fn, turn)[0]
 
         def timed_floor(request: Tuple[Any, ...]) -> Callable[[], float]:
-            return lambda: grow(lambda n: floor_timer(request[0], n, *request[1:]) * n,
-                                turn)[0]
+            return lambda: grow(lambda n: floor_timer(request[0], n, *request[1:]) * n, turn)[0]
 
         for key, _, go_name in PLOT_PANELS:
             timers = {series: timed_call(fn) for series, fn in calls[key].items()}
@@ -501,8 +562,7 @@ def scaling_point(benchtime: float, netns: str, go: bool) -> Dict[str, Any]:
         for key, _, go_name in PLOT_PANELS:
             if go_name in times:
                 out[key]["Go"] = times[go_name]
-    return {"links": len(netifc.interfaces()), "addrs": len(netifc.interface_addrs()),
-            "ns": out}
+    return {"links": len(netifc.interfaces()), "addrs": len(netifc.interface_addrs()), "ns": out}
 
 
 def scaling(sizes: Sequence[int], benchtime: float, go: bool) -> List[Dict[str, Any]]:
@@ -514,11 +574,14 @@ def scaling(sizes: Sequence[int], benchtime: float, go: bool) -> List[Dict[str, 
             point = scaling_point(benchtime, ns, go)
         point["pairs"] = pairs
         points.append(point)
-        row = "  ".join(f"{key} " + " ".join(f"{s}={ns / 1e3:.1f}"
-                                               for s, ns in point["ns"][key].items())
-                        for key, _, _ in PLOT_PANELS)
-        print(f"{pairs} pairs, {point['links']} links ({time.monotonic() - t:.0f} s), "
-              f"us/op: {row}", flush=True)
+        row = "  ".join(
+            f"{key} " + " ".join(f"{s}={ns / 1e3:.1f}" for s, ns in point["ns"][key].items())
+            for key, _, _ in PLOT_PANELS
+        )
+        print(
+            f"{pairs} pairs, {point['links']} links ({time.monotonic() - t:.0f} s), us/op: {row}",
+            flush=True,
+        )
     return points
 
 
@@ -526,25 +589,37 @@ def draw(points: Sequence[Dict[str, Any]], path: str, note: str) -> None:
     """A PNG at path: one log-log panel per call, microseconds against links."""
     # matplotlib is the optional plot extra: a type check without it passes too
     import matplotlib  # type: ignore[import-not-found, unused-ignore]
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # type: ignore[import-not-found, unused-ignore]
 
-    styles = {"netifc": ("C0", "o", "-"), "netifc live()": ("C2", "s", "-"),
-              "Go": ("C3", "^", "--"), "psutil": ("C1", "v", "--"),
-              "kernel floor": ("k", ".", ":")}
+    styles = {
+        "netifc": ("C0", "o", "-"),
+        "netifc live()": ("C2", "s", "-"),
+        "Go": ("C3", "^", "--"),
+        "psutil": ("C1", "v", "--"),
+        "kernel floor": ("k", ".", ":"),
+    }
     fig, axes = plt.subplots(1, len(PLOT_PANELS), figsize=(13, 4.6), sharey=True)
     for ax, (key, title, go_name) in zip(axes, PLOT_PANELS):
         for series in PLOT_SERIES:
-            xy = [(p["links"], p["ns"][key][series] / 1e3) for p in points
-                  if series in p["ns"][key]]
+            xy = [
+                (p["links"], p["ns"][key][series] / 1e3) for p in points if series in p["ns"][key]
+            ]
             if not xy:
                 continue
             color, marker, line = styles[series]
-            ax.plot([x for x, _ in xy], [y for _, y in xy], color=color, marker=marker,
-                    linestyle=line, label=series)
+            ax.plot(
+                [x for x, _ in xy],
+                [y for _, y in xy],
+                color=color,
+                marker=marker,
+                linestyle=line,
+                label=series,
+            )
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_title(f"{title}\n(Go's {go_name[len('Benchmark'):]})", fontsize=10)
+        ax.set_title(f"{title}\n(Go's {go_name[len('Benchmark') :]})", fontsize=10)
         ax.set_xlabel("links in the namespace")
         ax.grid(True, which="major", alpha=0.3)
     axes[0].set_ylabel("microseconds per call")
@@ -558,8 +633,11 @@ def draw(points: Sequence[Dict[str, Any]], path: str, note: str) -> None:
 def plot(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """--plot PATH: measure in a namespace of each size, then draw."""
     if _installed("matplotlib") is None:
-        p.exit(2, f"{p.prog}: error: --plot needs matplotlib, which is not installed:"
-                  " pip install 'netifc[plot]'\n")
+        p.exit(
+            2,
+            f"{p.prog}: error: --plot needs matplotlib, which is not installed:"
+            " pip install 'netifc[plot]'\n",
+        )
     if _floor is None or not hasattr(_netifc, "_Tables"):
         p.error("--plot needs the Linux build (the kernel floor, live tables, namespaces)")
     if os.geteuid() != 0:
@@ -568,9 +646,11 @@ def plot(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if not go and not args.no_go:
         print("go: no Go toolchain on PATH; the plot has no Go series", file=sys.stderr)
     points = scaling(args.sizes, args.benchtime, go)
-    notes = [f"best of {PLOT_ROUNDS} turns per point (Go: go test -count {PLOT_ROUNDS})",
-             f"{os.cpu_count()} CPUs",
-             f"CPython {sys.version.split()[0]}"]
+    notes = [
+        f"best of {PLOT_ROUNDS} turns per point (Go: go test -count {PLOT_ROUNDS})",
+        f"{os.cpu_count()} CPUs",
+        f"CPython {sys.version.split()[0]}",
+    ]
     if not go:
         notes.append("Go not shown: " + ("--no-go" if args.no_go else "no Go toolchain on PATH"))
     if importlib.util.find_spec("psutil") is None:
@@ -581,23 +661,46 @@ def plot(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     print(f"wrote {args.plot}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"sizes": list(args.sizes), "benchtime": args.benchtime, "go": go,
-                       "points": points}, f, indent=1)
+            json.dump(
+                {
+                    "sizes": list(args.sizes),
+                    "benchtime": args.benchtime,
+                    "go": go,
+                    "points": points,
+                },
+                f,
+                indent=1,
+            )
     return 0
 
 
 # ---- the run and its report -----------------------------------------------------
 
+
 def run(args: argparse.Namespace, netns: Optional[str] = None) -> Dict[str, Any]:
     lo = loopback()
     procs = os.cpu_count() or 1
-    result: Dict[str, Any] = {"procs": procs, "links": len(netifc.interfaces()),
-              "addrs": len(netifc.interface_addrs()), "netifc": {},
-              "fresh_floor": {}, "kept_floor": {}, "kept_ns_floor": {}, "go": {}, "peers": {},
-              "bytes": object_bytes()}
+    result: Dict[str, Any] = {
+        "procs": procs,
+        "links": len(netifc.interfaces()),
+        "addrs": len(netifc.interface_addrs()),
+        "netifc": {},
+        "fresh_floor": {},
+        "kept_floor": {},
+        "kept_ns_floor": {},
+        "go": {},
+        "peers": {},
+        "bytes": object_bytes(),
+    }
     lv = netifc.live() if hasattr(_netifc, "_Tables") else None
-    names = GO_NAMES + (SNAPSHOT,) + tuple(route_bodies()) + tuple(compat_bodies(lo)) + \
-        (tuple(LIVE) if lv is not None else ()) + COUNTERS
+    names = (
+        GO_NAMES
+        + (SNAPSHOT,)
+        + tuple(route_bodies())
+        + tuple(compat_bodies(lo))
+        + (tuple(LIVE) if lv is not None else ())
+        + COUNTERS
+    )
     floors = floor_requests(lo) if args.floor else {}
     for name, fn in bodies(lo, lv).items():
         # With --floor netifc and the three floors are timed in turns, ROUNDS
@@ -605,7 +708,7 @@ def run(args: argparse.Namespace, netns: Optional[str] = None) -> Dict[str, Any]
         # noisy machine.
         rounds = ROUNDS if name in floors else 1
         if name in LIVE and lv is not None:
-            lv._current()       # what the kernel told meanwhile, applied before the timing
+            lv._current()  # what the kernel told meanwhile, applied before the timing
         for _ in range(rounds):
             ns, n = measure(fn, args.benchtime / rounds)
             result["netifc"][name] = min(ns, result["netifc"].get(name, ns))
@@ -631,18 +734,24 @@ def run(args: argparse.Namespace, netns: Optional[str] = None) -> Dict[str, Any]
 
 def report(result: Dict[str, Any], names: Sequence[str]) -> None:
     print()
-    print(f"{result['links']} links, {result['addrs']} addresses; "
-          f"bytes per Interface {result['bytes']['Interface']}, "
-          f"per Addr {result['bytes']['Addr']}")
+    print(
+        f"{result['links']} links, {result['addrs']} addresses; "
+        f"bytes per Interface {result['bytes']['Interface']}, "
+        f"per Addr {result['bytes']['Addr']}"
+    )
     if "live" in result["bytes"]:
-        print(f"bytes of live() {result['bytes']['live']:.0f}, "
-              f"of snapshot() {result['bytes']['snapshot']:.0f}")
+        print(
+            f"bytes of live() {result['bytes']['live']:.0f}, "
+            f"of snapshot() {result['bytes']['snapshot']:.0f}"
+        )
     if "apply" in result:
         a = result["apply"]
-        print(f"{a['changes']} address notifications applied: by live() in {a['live']:.1f} ms, "
-              f"by a Watcher (events made) in {a['watcher']:.1f} ms; "
-              f"one snapshot() {a['snapshot']:.1f} ms before them, "
-              f"{a['snapshot_after']:.1f} ms after")
+        print(
+            f"{a['changes']} address notifications applied: by live() in {a['live']:.1f} ms, "
+            f"by a Watcher (events made) in {a['watcher']:.1f} ms; "
+            f"one snapshot() {a['snapshot']:.1f} ms before them, "
+            f"{a['snapshot_after']:.1f} ms after"
+        )
     head = f"{'benchmark':40s} {'netifc ns/op':>13s}"
     if result["kept_floor"]:
         head += f" {'fresh floor':>12s} {'kept floor':>11s} {'/kept':>6s}"
@@ -656,9 +765,12 @@ def report(result: Dict[str, Any], names: Sequence[str]) -> None:
         if result["kept_floor"]:
             fresh, kept = result["fresh_floor"].get(name), result["kept_floor"].get(name)
             checked = result["kept_ns_floor"].get(name)
-            line += (f" {fresh:12.0f} {kept:11.0f} {ours / kept:6.2f}"
-                     f" {checked:9.0f} {ours / checked:8.2f}" if kept and checked
-                     else f" {'':12s} {'':11s} {'':6s} {'':9s} {'':8s}")
+            line += (
+                f" {fresh:12.0f} {kept:11.0f} {ours / kept:6.2f}"
+                f" {checked:9.0f} {ours / checked:8.2f}"
+                if kept and checked
+                else f" {'':12s} {'':11s} {'':6s} {'':9s} {'':8s}"
+            )
         if result["go"]:
             g = result["go"].get(name)
             line += f" {g:12.0f} {g / ours:8.1f}x" if g else ""
@@ -694,24 +806,49 @@ def compare(old_path: str, new_path: str) -> None:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     p = argparse.ArgumentParser(prog="python -m netifc.bench", description=__doc__.split("\n")[0])
-    p.add_argument("--benchtime", type=float, default=1.0, metavar="SECONDS",
-                   help="time each benchmark at least this long (default 1)")
-    p.add_argument("--floor", action="store_true",
-                   help="also time the kernel floor: on a fresh socket, on a kept one, "
-                        "and on a kept one with the namespace check")
+    p.add_argument(
+        "--benchtime",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="time each benchmark at least this long (default 1)",
+    )
+    p.add_argument(
+        "--floor",
+        action="store_true",
+        help="also time the kernel floor: on a fresh socket, on a kept one, "
+        "and on a kept one with the namespace check",
+    )
     p.add_argument("--go", action="store_true", help="also run Go's own benchmarks")
     p.add_argument("--gobenchtime", default="1s", help="Go's -benchtime (default 1s)")
     p.add_argument("--peers", action="store_true", help="also time the Python peers")
-    p.add_argument("--interfaces", type=int, metavar="N",
-                   help="run in a temporary namespace with N veth pairs (root)")
+    p.add_argument(
+        "--interfaces",
+        type=int,
+        metavar="N",
+        help="run in a temporary namespace with N veth pairs (root)",
+    )
     p.add_argument("--json", metavar="FILE", help="save the run")
-    p.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"),
-                   help="compare two saved runs, as Go's benchcmp does")
-    p.add_argument("--plot", metavar="PATH",
-                   help="write a PNG of cost against the number of links (root, matplotlib)")
-    p.add_argument("--sizes", type=plot_sizes, default=list(PLOT_SIZES), metavar="N,N,...",
-                   help="with --plot, the namespaces' counts of veth pairs (default "
-                        + ",".join(map(str, PLOT_SIZES)) + ": 1 to 4001 links)")
+    p.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("OLD", "NEW"),
+        help="compare two saved runs, as Go's benchcmp does",
+    )
+    p.add_argument(
+        "--plot",
+        metavar="PATH",
+        help="write a PNG of cost against the number of links (root, matplotlib)",
+    )
+    p.add_argument(
+        "--sizes",
+        type=plot_sizes,
+        default=list(PLOT_SIZES),
+        metavar="N,N,...",
+        help="with --plot, the namespaces' counts of veth pairs (default "
+        + ",".join(map(str, PLOT_SIZES))
+        + ": 1 to 4001 links)",
+    )
     p.add_argument("--no-go", action="store_true", help="with --plot, leave Go out")
     args = p.parse_args(argv)
     if args.plot:

@@ -6,6 +6,7 @@ iproute2 (or Go, for ``Flags``) names it.
 Lists that grow (route types and protocols, scopes, link types) keep a value
 they do not name: its member's name and text are the number.
 """
+
 from __future__ import annotations
 
 import enum
@@ -15,7 +16,13 @@ from typing import Optional, TypeVar
 from . import _netifc
 
 __all__ = [
-    "Flags", "AddrFlags", "Addr6Flags", "LinkType", "Scope", "RouteType", "RouteProtocol",
+    "Flags",
+    "AddrFlags",
+    "Addr6Flags",
+    "LinkType",
+    "Scope",
+    "RouteType",
+    "RouteProtocol",
     "RouteFlags",
 ]
 
@@ -244,7 +251,10 @@ if hasattr(_netifc, "_register_routes"):
     # Members by number, for the C getters: looked up, not made, per access.
     _netifc._register_routes(
         tuple(RouteType(i) for i in range(256)),
-        tuple(socket.AddressFamily(i) if i in (socket.AF_INET, socket.AF_INET6) else i
-              for i in range(socket.AF_INET6 + 1)),
+        tuple(
+            socket.AddressFamily(i) if i in (socket.AF_INET, socket.AF_INET6) else i
+            for i in range(socket.AF_INET6 + 1)
+        ),
         tuple(RouteProtocol(i) for i in range(256)),
-        RouteFlags)
+        RouteFlags,
+    )

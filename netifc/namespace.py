@@ -7,6 +7,7 @@ that opens another one. The module's C functions (``interfaces()``,
 ``snapshot()``, ``routes()``, ``route_get()`` and ``default_gateways()`` are
 the functions these methods call, with no namespace.
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -19,9 +20,9 @@ from .routing import Gateway, Route, _gateways, _route_get_in, _routes_in
 from .snapshot import Snapshot, _snapshot_in
 
 if TYPE_CHECKING:
-    from ._netifc import _NetNS
-
     from typing import Protocol
+
+    from ._netifc import _NetNS
 
     class _Calls(Protocol):
         """What answers a namespace's calls: the C module (the caller's own)
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
         def interface_by_name(self, name: str, /) -> Interface: ...
         def interface_addrs(self) -> Tuple[Addr, ...]: ...
         def counters(self) -> Tuple[Counters, ...]: ...
+
 
 __all__ = ["Namespace"]
 
@@ -108,8 +110,9 @@ class Namespace:
         """
         return _snapshot_in(self._ns, True)
 
-    def routes(self, family: Optional[int] = None,
-               table: Union[int, str] = "main") -> Tuple[Route, ...]:
+    def routes(
+        self, family: Optional[int] = None, table: Union[int, str] = "main"
+    ) -> Tuple[Route, ...]:
         """The namespace's routes (as netifc.routes()).
 
         Raises TypeError, ValueError and OSError as netifc.routes() does;
@@ -117,8 +120,9 @@ class Namespace:
         """
         return _routes_in(self._ns, family, table)
 
-    def route_get(self, destination: Union[str, ipaddress.IPv4Address,
-                                           ipaddress.IPv6Address]) -> Route:
+    def route_get(
+        self, destination: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address]
+    ) -> Route:
         """The route the namespace's kernel would choose (as netifc.route_get());
         a zone names one of the namespace's interfaces.
 

@@ -6,6 +6,7 @@ descriptor. Its methods are the module's functions by name, answered for
 that namespace: the netlink socket they use was made inside it by a helper
 thread and answers for it from any thread.
 """
+
 from __future__ import annotations
 
 import errno
@@ -46,8 +47,9 @@ def _entered(fd: int, what: str, path: Optional[str]) -> _NetNS:
         return _netifc._NetNS(fd)
     except OSError as e:
         if e.errno == errno.EPERM:
-            raise PermissionError(e.errno, f"cannot enter network namespace {what}"
-                                  " (setns needs CAP_SYS_ADMIN)", path) from None
+            raise PermissionError(
+                e.errno, f"cannot enter network namespace {what} (setns needs CAP_SYS_ADMIN)", path
+            ) from None
         if e.errno == errno.EINVAL:
             raise OSError(e.errno, f"not a network namespace: {what}", path) from None
         raise OSError(e.errno, f"network namespace {what}: {e.strerror}", path) from None
@@ -84,15 +86,19 @@ class NetNS(Namespace):
 
     def __init__(self, netns: Union[str, os.PathLike[str], int]) -> None:
         if isinstance(netns, bool) or not isinstance(netns, (str, int, os.PathLike)):
-            raise TypeError("NetNS: netns must be a name, a path or a file descriptor,"
-                            f" not {type(netns).__name__}")
+            raise TypeError(
+                "NetNS: netns must be a name, a path or a file descriptor,"
+                f" not {type(netns).__name__}"
+            )
         if not hasattr(_netifc, "_NetNS"):
             raise NotImplementedError(
-                f"netifc: network namespaces are Linux's; {sys.platform} has none")
+                f"netifc: network namespaces are Linux's; {sys.platform} has none"
+            )
         if _netifc._backend() != "netlink":
             raise NotImplementedError(
                 f"netifc: the {_netifc._backend()} backend cannot look into another network"
-                " namespace (the netlink backend can)")
+                " namespace (the netlink backend can)"
+            )
         if isinstance(netns, int):
             self.name, self.path = None, None
             self._in(_entered(netns, f"fd {netns}", None))
@@ -102,11 +108,11 @@ class NetNS(Namespace):
         try:
             fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
         except FileNotFoundError:
-            raise FileNotFoundError(errno.ENOENT, f"no such network namespace: {what}",
-                                    self.path) from None
+            raise FileNotFoundError(
+                errno.ENOENT, f"no such network namespace: {what}", self.path
+            ) from None
         except OSError as e:
-            raise type(e)(e.errno, f"network namespace {what}: {e.strerror}",
-                          self.path) from None
+            raise type(e)(e.errno, f"network namespace {what}: {e.strerror}", self.path) from None
         try:
             self._in(_entered(fd, what, self.path))
         finally:
@@ -144,7 +150,12 @@ class NetNS(Namespace):
         self.close()
 
     def __repr__(self) -> str:
-        where = f"name={self.name!r}" if self.name is not None else \
-            f"path={self.path!r}" if self.path is not None else "fd"
+        where = (
+            f"name={self.name!r}"
+            if self.name is not None
+            else f"path={self.path!r}"
+            if self.path is not None
+            else "fd"
+        )
         state = "closed" if self.closed else f"fd {self.fileno()}"
         return f"<netifc.NetNS {where}: {state}>"

@@ -5,6 +5,7 @@ them; an address is shown under the interface whose index it carries. The
 text forms follow iproute2's ``ip addr`` and ``ip -br addr`` line by line,
 less what netifc does not know (README.rst lists it).
 """
+
 from __future__ import annotations
 
 import json
@@ -16,8 +17,17 @@ if TYPE_CHECKING:
     from ._netifc import Addr, Interface
     from .watch import Event
 
-__all__ = ["render_text", "render_brief", "render_json", "to_json", "render_event", "interface_line",
-           "event_json", "JSON_SCHEMA_VERSION", "JSONValue"]
+__all__ = [
+    "render_text",
+    "render_brief",
+    "render_json",
+    "to_json",
+    "render_event",
+    "interface_line",
+    "event_json",
+    "JSON_SCHEMA_VERSION",
+    "JSONValue",
+]
 
 JSON_SCHEMA_VERSION = 2
 
@@ -28,18 +38,68 @@ _FOREVER = 0xFFFFFFFF
 
 # iproute2's names for ARPHRD_* link types; any other prints as "[N]".
 _LINK_TYPES = {
-    0: "netrom", 1: "ether", 2: "eether", 3: "ax25", 4: "pronet", 5: "chaos",
-    6: "ieee802", 7: "arcnet", 8: "atalk", 15: "dlci", 19: "atm", 23: "metricom",
-    24: "ieee1394", 32: "infiniband", 256: "slip", 257: "cslip", 258: "slip6",
-    259: "cslip6", 260: "rsrvd", 264: "adapt", 270: "rose", 271: "x25", 272: "hwx25",
-    280: "can", 512: "ppp", 513: "hdlc", 516: "lapb", 517: "ddcmp", 518: "rawhdlc",
-    768: "ipip", 769: "tunnel6", 770: "frad", 771: "skip", 772: "loopback",
-    773: "ltalk", 774: "fddi", 775: "bif", 776: "sit", 777: "ip/ddp", 778: "gre",
-    779: "pimreg", 780: "hippi", 781: "ash", 782: "econet", 783: "irda", 784: "fcpp",
-    785: "fcal", 786: "fcpl", **{787 + i: f"fcfb{i}" for i in range(13)},
-    800: "tr", 801: "ieee802.11", 802: "ieee802.11/prism", 803: "ieee802.11/radiotap",
-    804: "ieee802.15.4", 805: "ieee802.15.4/monitor", 820: "phonet", 821: "phonet_pipe",
-    822: "caif", 823: "gre6", 824: "netlink", 825: "6lowpan", 65534: "none",
+    0: "netrom",
+    1: "ether",
+    2: "eether",
+    3: "ax25",
+    4: "pronet",
+    5: "chaos",
+    6: "ieee802",
+    7: "arcnet",
+    8: "atalk",
+    15: "dlci",
+    19: "atm",
+    23: "metricom",
+    24: "ieee1394",
+    32: "infiniband",
+    256: "slip",
+    257: "cslip",
+    258: "slip6",
+    259: "cslip6",
+    260: "rsrvd",
+    264: "adapt",
+    270: "rose",
+    271: "x25",
+    272: "hwx25",
+    280: "can",
+    512: "ppp",
+    513: "hdlc",
+    516: "lapb",
+    517: "ddcmp",
+    518: "rawhdlc",
+    768: "ipip",
+    769: "tunnel6",
+    770: "frad",
+    771: "skip",
+    772: "loopback",
+    773: "ltalk",
+    774: "fddi",
+    775: "bif",
+    776: "sit",
+    777: "ip/ddp",
+    778: "gre",
+    779: "pimreg",
+    780: "hippi",
+    781: "ash",
+    782: "econet",
+    783: "irda",
+    784: "fcpp",
+    785: "fcal",
+    786: "fcpl",
+    **{787 + i: f"fcfb{i}" for i in range(13)},
+    800: "tr",
+    801: "ieee802.11",
+    802: "ieee802.11/prism",
+    803: "ieee802.11/radiotap",
+    804: "ieee802.15.4",
+    805: "ieee802.15.4/monitor",
+    820: "phonet",
+    821: "phonet_pipe",
+    822: "caif",
+    823: "gre6",
+    824: "netlink",
+    825: "6lowpan",
+    65534: "none",
     65535: "void",
 }
 # IP tunnels put their IPv4 (or IPv6) endpoints where a hardware address goes;
@@ -54,11 +114,24 @@ _IFF_UP = 0x1
 _IFF_POINTOPOINT = 0x10
 _IFF_RUNNING = 0x40
 _IFF_WORDS = (
-    (0x8, "LOOPBACK"), (0x2, "BROADCAST"), (0x10, "POINTOPOINT"), (0x1000, "MULTICAST"),
-    (0x80, "NOARP"), (0x200, "ALLMULTI"), (0x100, "PROMISC"), (0x400, "MASTER"),
-    (0x800, "SLAVE"), (0x4, "DEBUG"), (0x8000, "DYNAMIC"), (0x4000, "AUTOMEDIA"),
-    (0x2000, "PORTSEL"), (0x20, "NOTRAILERS"), (0x1, "UP"), (0x10000, "LOWER_UP"),
-    (0x20000, "DORMANT"), (0x40000, "ECHO"),
+    (0x8, "LOOPBACK"),
+    (0x2, "BROADCAST"),
+    (0x10, "POINTOPOINT"),
+    (0x1000, "MULTICAST"),
+    (0x80, "NOARP"),
+    (0x200, "ALLMULTI"),
+    (0x100, "PROMISC"),
+    (0x400, "MASTER"),
+    (0x800, "SLAVE"),
+    (0x4, "DEBUG"),
+    (0x8000, "DYNAMIC"),
+    (0x4000, "AUTOMEDIA"),
+    (0x2000, "PORTSEL"),
+    (0x20, "NOTRAILERS"),
+    (0x1, "UP"),
+    (0x10000, "LOWER_UP"),
+    (0x20000, "DORMANT"),
+    (0x40000, "ECHO"),
 )
 
 # IFA_F_* bits in the order ip prints them; bit 0x01 is "temporary" on IPv6.
@@ -66,9 +139,17 @@ _IFA_F_SECONDARY = 0x01
 _IFA_F_DEPRECATED = 0x20
 _IFA_F_PERMANENT = 0x80
 _IFA_WORDS = (
-    (0x01, "secondary"), (0x02, "nodad"), (0x04, "optimistic"), (0x08, "dadfailed"),
-    (0x10, "home"), (0x20, "deprecated"), (0x40, "tentative"), (0x80, "permanent"),
-    (0x100, "mngtmpaddr"), (0x200, "noprefixroute"), (0x400, "autojoin"),
+    (0x01, "secondary"),
+    (0x02, "nodad"),
+    (0x04, "optimistic"),
+    (0x08, "dadfailed"),
+    (0x10, "home"),
+    (0x20, "deprecated"),
+    (0x40, "tentative"),
+    (0x80, "permanent"),
+    (0x100, "mngtmpaddr"),
+    (0x200, "noprefixroute"),
+    (0x400, "autojoin"),
     (0x800, "stable-privacy"),
 )
 
@@ -135,7 +216,7 @@ def _lifetime(seconds: Optional[int], signed: bool = False) -> str:
         return "unknown"
     if seconds == _FOREVER:
         return "forever"
-    if signed and seconds >= 1 << 31:      # ip prints a deprecated address's as signed
+    if signed and seconds >= 1 << 31:  # ip prints a deprecated address's as signed
         seconds -= 1 << 32
     return f"{seconds}sec"
 
@@ -163,8 +244,10 @@ def _link_line(i: Interface, color: bool) -> str:
 
 def _header_line(i: Interface, color: bool) -> str:
     """``2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 state UP``."""
-    return (f"{i.index}: {_paint(i.name, 'name', color)}: <{','.join(_link_flag_words(i.raw_flags))}>"
-            f" mtu {i.mtu} state {_paint(i.operstate.upper(), i.operstate, color)}")
+    return (
+        f"{i.index}: {_paint(i.name, 'name', color)}: <{','.join(_link_flag_words(i.raw_flags))}>"
+        f" mtu {i.mtu} state {_paint(i.operstate.upper(), i.operstate, color)}"
+    )
 
 
 def interface_line(i: Interface) -> str:
@@ -200,21 +283,26 @@ def _addr_lines(a: Addr, color: bool, multicast: bool) -> List[str]:
     ]
 
 
-def _select(interfaces: Iterable[Interface], addrs: Iterable[Addr],
-            family: Optional[int]) -> List[Tuple[Interface, List[Addr]]]:
+def _select(
+    interfaces: Iterable[Interface], addrs: Iterable[Addr], family: Optional[int]
+) -> List[Tuple[Interface, List[Addr]]]:
     """Each interface with its addresses, in order. With a family, only that
     family's addresses, and only the interfaces that have one (as ``ip -4``)."""
     by: Dict[int, List[Addr]] = {}
     for a in addrs:
         if family is None or a.family == family:
             by.setdefault(a.index, []).append(a)
-    return [(i, by.get(i.index, [])) for i in interfaces
-            if family is None or i.index in by]
+    return [(i, by.get(i.index, [])) for i in interfaces if family is None or i.index in by]
 
 
-def render_text(interfaces: Iterable[Interface], addrs: Iterable[Addr], *,
-                color: bool = False, multicast: bool = False,
-                family: Optional[int] = None) -> str:
+def render_text(
+    interfaces: Iterable[Interface],
+    addrs: Iterable[Addr],
+    *,
+    color: bool = False,
+    multicast: bool = False,
+    family: Optional[int] = None,
+) -> str:
     """``ip addr``-style text: a block per interface, its addresses below.
 
     ``family`` (``socket.AF_INET`` or ``AF_INET6``) shows only that family's
@@ -239,17 +327,26 @@ def _pad(text: str, width: int) -> str:
     return text + " " * max(0, width - size)
 
 
-def render_brief(interfaces: Iterable[Interface], addrs: Iterable[Addr], *,
-                 color: bool = False, multicast: bool = False,
-                 family: Optional[int] = None) -> str:
+def render_brief(
+    interfaces: Iterable[Interface],
+    addrs: Iterable[Addr],
+    *,
+    color: bool = False,
+    multicast: bool = False,
+    family: Optional[int] = None,
+) -> str:
     """One line per interface: name, state, addresses (``ip -br addr``)."""
     out = []
     for i, shown in _select(interfaces, addrs, family):
         state = i.operstate.upper()
-        words = [_paint(a.address, _family_word(a), color) if multicast else _local_text(a, color)
-                 for a in shown]
-        line = (f"{_paint(_pad(i.name, 16), 'name', color)} "
-                f"{_paint(f'{state:<14}', i.operstate, color)} {' '.join(words)}")
+        words = [
+            _paint(a.address, _family_word(a), color) if multicast else _local_text(a, color)
+            for a in shown
+        ]
+        line = (
+            f"{_paint(_pad(i.name, 16), 'name', color)} "
+            f"{_paint(f'{state:<14}', i.operstate, color)} {' '.join(words)}"
+        )
         out.append(line.rstrip())
     return "".join(line + "\n" for line in out)
 
@@ -301,22 +398,32 @@ def _interface_json(i: Interface, shown: Sequence[Addr], multicast: bool) -> Dic
     }
 
 
-def to_json(interfaces: Iterable[Interface], addrs: Iterable[Addr], *,
-            multicast: bool = False, family: Optional[int] = None) -> List[Dict[str, JSONValue]]:
+def to_json(
+    interfaces: Iterable[Interface],
+    addrs: Iterable[Addr],
+    *,
+    multicast: bool = False,
+    family: Optional[int] = None,
+) -> List[Dict[str, JSONValue]]:
     """The JSON document as Python data (schema in README.rst)."""
-    return [_interface_json(i, shown, multicast)
-            for i, shown in _select(interfaces, addrs, family)]
+    return [_interface_json(i, shown, multicast) for i, shown in _select(interfaces, addrs, family)]
 
 
-def render_json(interfaces: Iterable[Interface], addrs: Iterable[Addr], *,
-                multicast: bool = False, family: Optional[int] = None,
-                indent: Optional[int] = None) -> str:
+def render_json(
+    interfaces: Iterable[Interface],
+    addrs: Iterable[Addr],
+    *,
+    multicast: bool = False,
+    family: Optional[int] = None,
+    indent: Optional[int] = None,
+) -> str:
     """``to_json`` as text."""
     doc = to_json(interfaces, addrs, multicast=multicast, family=family)
     return json.dumps(doc, indent=indent) + "\n"
 
 
 # ---- change events (``netifc --watch``) ------------------------------------------------
+
 
 def _link_block(i: Interface, color: bool) -> List[str]:
     text = render_text([i], [], color=color)
@@ -326,6 +433,7 @@ def _link_block(i: Interface, color: bool) -> List[str]:
 def _event_parts(event: Event) -> Tuple[bool, Optional[Interface], Optional[Addr], bool]:
     """(removed, interface, address or group, is a group) of an event."""
     from . import watch as ev
+
     if isinstance(event, (ev.LinkAdded, ev.LinkRemoved)):
         return (isinstance(event, ev.LinkRemoved), event.link, None, False)
     if isinstance(event, ev.LinkChanged):
@@ -352,17 +460,26 @@ def render_event(event: Event, name: str = "", *, color: bool = False) -> str:
         lines[0] = f"{addr.index}: {_paint(name, 'name', color)}    {lines[0].lstrip()}"
     else:
         from .watch import Resync
+
         assert isinstance(event, Resync)
-        lines = [f"Resync: {len(event.interfaces)} interfaces, {len(event.addrs)} addresses,"
-                 f" {len(event.groups)} groups (the kernel dropped notifications)"]
+        lines = [
+            f"Resync: {len(event.interfaces)} interfaces, {len(event.addrs)} addresses,"
+            f" {len(event.groups)} groups (the kernel dropped notifications)"
+        ]
     lines[0] = prefix + lines[0]
     return "".join(line + "\n" for line in lines)
 
 
 _EVENT_NAMES = {
-    "LinkAdded": "link_added", "LinkChanged": "link_changed", "LinkRemoved": "link_removed",
-    "AddrAdded": "addr_added", "AddrChanged": "addr_changed", "AddrRemoved": "addr_removed",
-    "GroupJoined": "group_joined", "GroupLeft": "group_left", "Resync": "resync",
+    "LinkAdded": "link_added",
+    "LinkChanged": "link_changed",
+    "LinkRemoved": "link_removed",
+    "AddrAdded": "addr_added",
+    "AddrChanged": "addr_changed",
+    "AddrRemoved": "addr_removed",
+    "GroupJoined": "group_joined",
+    "GroupLeft": "group_left",
+    "Resync": "resync",
 }
 
 
@@ -376,6 +493,7 @@ def event_json(event: Event) -> Dict[str, JSONValue]:
     """One event as JSON data: ``{"event": "addr_added", "index": 3, "addr": {...}}``;
     links as in ``to_json`` without addresses, ``old`` and ``new`` for changes."""
     from . import watch as ev
+
     d: Dict[str, JSONValue] = {"event": _EVENT_NAMES[type(event).__name__]}
     if isinstance(event, (ev.LinkAdded, ev.LinkRemoved)):
         d["link"] = _link_json(event.link)
@@ -384,11 +502,13 @@ def event_json(event: Event) -> Dict[str, JSONValue]:
     elif isinstance(event, (ev.AddrAdded, ev.AddrRemoved)):
         d.update(index=event.addr.index, addr=_addr_json(event.addr, False))
     elif isinstance(event, ev.AddrChanged):
-        d.update(index=event.new.index, old=_addr_json(event.old, False),
-                 new=_addr_json(event.new, False))
+        d.update(
+            index=event.new.index,
+            old=_addr_json(event.old, False),
+            new=_addr_json(event.new, False),
+        )
     elif isinstance(event, (ev.GroupJoined, ev.GroupLeft)):
         d.update(index=event.group.index, group=_addr_json(event.group, True))
     elif isinstance(event, ev.Resync):
-        d.update(interfaces=len(event.interfaces), addrs=len(event.addrs),
-                 groups=len(event.groups))
+        d.update(interfaces=len(event.interfaces), addrs=len(event.addrs), groups=len(event.groups))
     return d

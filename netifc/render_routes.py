@@ -1,4 +1,5 @@
 """Routes as ``ip route`` prints them, and as JSON in the shape of ``ip -j route``."""
+
 from __future__ import annotations
 
 import socket
@@ -13,16 +14,46 @@ _BOOT = 3
 _UNICAST = int(RouteType.UNICAST)
 
 # iproute2's names for protocols and scopes; its rt_protos may add protocols.
-_PROTOCOLS = {0: "unspec", 1: "redirect", 2: "kernel", 3: "boot", 4: "static", 8: "gated",
-              9: "ra", 10: "mrt", 11: "zebra", 12: "bird", 13: "dnrouted", 14: "xorp",
-              15: "ntk", 16: "dhcp", 18: "keepalived", 42: "babel", 99: "openr", 186: "bgp",
-              187: "isis", 188: "ospf", 189: "rip", 192: "eigrp"}
+_PROTOCOLS = {
+    0: "unspec",
+    1: "redirect",
+    2: "kernel",
+    3: "boot",
+    4: "static",
+    8: "gated",
+    9: "ra",
+    10: "mrt",
+    11: "zebra",
+    12: "bird",
+    13: "dnrouted",
+    14: "xorp",
+    15: "ntk",
+    16: "dhcp",
+    18: "keepalived",
+    42: "babel",
+    99: "openr",
+    186: "bgp",
+    187: "isis",
+    188: "ospf",
+    189: "rip",
+    192: "eigrp",
+}
 _SCOPES = {0: "global", 200: "site", 253: "link", 254: "host", 255: "nowhere"}
 _PREFS = {0: "medium", 1: "high", 3: "low"}
 # rtm_flags and rtnh_flags words, in the order ip prints them.
-_FLAGS = ((0x1, "dead"), (0x4, "onlink"), (0x2, "pervasive"), (0x8, "offload"), (0x40, "trap"),
-          (0x100, "notify"), (0x10, "linkdown"), (0x20, "unresolved"), (0x2000, "rt_offload"),
-          (0x4000, "rt_trap"), (0x20000000, "rt_offload_failed"))
+_FLAGS = (
+    (0x1, "dead"),
+    (0x4, "onlink"),
+    (0x2, "pervasive"),
+    (0x8, "offload"),
+    (0x40, "trap"),
+    (0x100, "notify"),
+    (0x10, "linkdown"),
+    (0x20, "unresolved"),
+    (0x2000, "rt_offload"),
+    (0x4000, "rt_trap"),
+    (0x20000000, "rt_offload_failed"),
+)
 
 
 # ip reads /etc/iproute2/rt_protos, or where there is none (iproute2 6.5 and
@@ -87,7 +118,7 @@ def route_line(r: Route, show_table: bool, protocols: Dict[int, str]) -> str:
         words.append(f"dev {r.ifname or f'if{r.index}'}")
     if show_table and r.table != _MAIN:
         words.append(f"table {table_name(r.table)}")
-    if not r.flags & 0x200:     # RTM_F_CLONED: what route_get returns
+    if not r.flags & 0x200:  # RTM_F_CLONED: what route_get returns
         if r.protocol != _BOOT:
             words.append(f"proto {protocols.get(r.protocol, str(r.protocol))}")
         if r.scope != 0:
@@ -130,8 +161,9 @@ def _via_json(gateway: str, family: int) -> Dict[str, str]:
     return {"family": "inet6" if ":" in gateway else "inet", "host": gateway}
 
 
-def route_json(r: Route, show_table: bool = False,
-               protocols: Optional[Dict[int, str]] = None) -> Dict[str, Any]:
+def route_json(
+    r: Route, show_table: bool = False, protocols: Optional[Dict[int, str]] = None
+) -> Dict[str, Any]:
     """One route in the shape of ``ip -j route``'s objects."""
     protocols = protocols if protocols is not None else _protocols()
     out: Dict[str, Any] = {}
@@ -182,13 +214,24 @@ def routes_json(routes: Sequence[Route], show_table: bool = False) -> List[Dict[
 
 # ---- one route as ip route get prints it -------------------------------------------
 
-_CLONED = 0x200     # RTM_F_CLONED: an IPv4 route_get answer (a route cache entry)
+_CLONED = 0x200  # RTM_F_CLONED: an IPv4 route_get answer (a route cache entry)
 # The RTCF_* bits of a cloned IPv4 route's flags: ip's "cache <...>" words, in its order.
-_CACHE_FLAGS = ((0x80000000, "local"), (0x40000000, "reject"), (0x20000000, "mc"),
-                (0x10000000, "brd"), (0x08000000, "dst-nat"), (0x00800000, "snat"),
-                (0x00400000, "masq"), (0x00020000, "dst-direct"), (0x04000000, "src-direct"),
-                (0x00040000, "redirected"), (0x01000000, "redirect"), (0x00200000, "fastroute"),
-                (0x00010000, "notify"), (0x00080000, "tproxy"))
+_CACHE_FLAGS = (
+    (0x80000000, "local"),
+    (0x40000000, "reject"),
+    (0x20000000, "mc"),
+    (0x10000000, "brd"),
+    (0x08000000, "dst-nat"),
+    (0x00800000, "snat"),
+    (0x00400000, "masq"),
+    (0x00020000, "dst-direct"),
+    (0x04000000, "src-direct"),
+    (0x00040000, "redirected"),
+    (0x01000000, "redirect"),
+    (0x00200000, "fastroute"),
+    (0x00010000, "notify"),
+    (0x00080000, "tproxy"),
+)
 
 
 def _cache_words(flags: int) -> List[str]:
@@ -215,7 +258,7 @@ def route_get_line(r: Route, uid: int, protocols: Optional[Dict[int, str]] = Non
     extras = _get_extras(r, uid)
     words = line.split(" ")
     if "from" in extras:
-        at = 1 if r.type == _UNICAST else 2        # after the destination
+        at = 1 if r.type == _UNICAST else 2  # after the destination
         words[at:at] = ["from", extras["from"]]
     if "uid" in extras:
         words += ["uid", str(extras["uid"])]

@@ -4,6 +4,7 @@ The records (``Route``, ``NextHop``) and the kernel requests are the C core's;
 this module presents them: the route types as an enum, table and protocol
 names, the default gateways per family, and the checks of what callers pass.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -20,7 +21,8 @@ if TYPE_CHECKING:
 
 if hasattr(_netifc, "Route"):
     from ._netifc import NextHop as NextHop, Route as Route
-else:   # not Linux: the names exist, the calls say why they cannot work
+else:  # not Linux: the names exist, the calls say why they cannot work
+
     class Route:  # type: ignore[no-redef]
         """A route (Linux only)."""
 
@@ -85,9 +87,11 @@ def _table_number(table: Union[int, str]) -> int:
         else:
             number = TABLES.get(table) or table_names().get(table)
             if number is None:
-                raise ValueError(f"unknown routing table {table!r}"
-                                 " (a number, 'all', 'main', 'local', 'default' or an"
-                                 " /etc/iproute2/rt_tables name)")
+                raise ValueError(
+                    f"unknown routing table {table!r}"
+                    " (a number, 'all', 'main', 'local', 'default' or an"
+                    " /etc/iproute2/rt_tables name)"
+                )
             return number
     if not 0 < table <= 0xFFFFFFFF:
         raise ValueError(f"routing table {table} out of range (1 to 4294967295)")
@@ -120,8 +124,9 @@ def routes(family: Optional[int] = None, table: Union[int, str] = "main") -> Tup
     return _routes_in(None, family, table)
 
 
-def _routes_in(ns: Optional[_NetNS], family: Optional[int],
-               table: Union[int, str]) -> Tuple[Route, ...]:
+def _routes_in(
+    ns: Optional[_NetNS], family: Optional[int], table: Union[int, str]
+) -> Tuple[Route, ...]:
     """routes() in the caller's namespace (ns None) or in ns (NetNS.routes())."""
     fam, number = _family_number(family), _table_number(table)
     if not hasattr(_netifc, "_routes"):
@@ -146,21 +151,26 @@ def _destination(
         try:
             ip: Union[ipaddress.IPv4Address, ipaddress.IPv6Address] = ipaddress.ip_address(text)
         except ValueError:
-            raise ValueError(f"route_get: {destination!r} is not an IPv4 or IPv6 address"
-                             " (a single address, without a prefix length)") from None
+            raise ValueError(
+                f"route_get: {destination!r} is not an IPv4 or IPv6 address"
+                " (a single address, without a prefix length)"
+            ) from None
     elif isinstance(destination, (ipaddress.IPv4Address, ipaddress.IPv6Address)):
         ip = destination
     else:
-        raise TypeError("route_get: destination must be str, IPv4Address or IPv6Address,"
-                        f" not {type(destination).__name__}")
+        raise TypeError(
+            "route_get: destination must be str, IPv4Address or IPv6Address,"
+            f" not {type(destination).__name__}"
+        )
     zone = ip.scope_id if isinstance(ip, ipaddress.IPv6Address) else None
     index = 0
     if zone:
         try:
             index = int(zone) if zone.isdigit() else by_name(zone).index
         except _netifc.NoSuchInterface:
-            raise ValueError(f"route_get: no interface {zone!r} for the zone of"
-                             f" {str(destination)!r}") from None
+            raise ValueError(
+                f"route_get: no interface {zone!r} for the zone of {str(destination)!r}"
+            ) from None
     family = socket.AF_INET if ip.version == 4 else socket.AF_INET6
     return family, ip.packed, index
 
@@ -178,8 +188,11 @@ def route_get(destination: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Addre
     return _route_get_in(None, _netifc.interface_by_name, destination)
 
 
-def _route_get_in(ns: Optional[_NetNS], by_name: Callable[[str], Interface],
-                  destination: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address]) -> Route:
+def _route_get_in(
+    ns: Optional[_NetNS],
+    by_name: Callable[[str], Interface],
+    destination: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address],
+) -> Route:
     """route_get() in the caller's namespace (ns None) or in ns; by_name: that
     namespace's interface_by_name, for a zone."""
     family, packed, index = _destination(destination, by_name)
@@ -225,12 +238,14 @@ def _gateways(main: Tuple[Route, ...]) -> Dict[socket.AddressFamily, Tuple[Gatew
     for r in main:
         if r.prefixlen or r.type != _UNICAST:
             continue
-        hops = [(h.gateway, h.ifname, h.index) for h in r.nexthops] or \
-               [(r.gateway, r.ifname, r.index)]
+        hops = [(h.gateway, h.ifname, h.index) for h in r.nexthops] or [
+            (r.gateway, r.ifname, r.index)
+        ]
         for gw, name, index in hops:
             if gw is not None:
                 found.setdefault(r.family, []).append(
-                    Gateway(_zoned(gw, name), name, index, r.metric, r))
+                    Gateway(_zoned(gw, name), name, index, r.metric, r)
+                )
     return {f: tuple(sorted(g, key=_metric_of)) for f, g in sorted(found.items())}
 
 

@@ -1,6 +1,7 @@
 """Snapshot: every interface with its addresses (or groups), consistent
 with each other, as the module's ``snapshot()``, a NetNS's and a live
 table's ``snapshot()`` return it."""
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Dict, Iterator, Optional, Tuple

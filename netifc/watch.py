@@ -13,6 +13,7 @@ is pending (one zero-timeout poll() when nothing is), so a change made before
 the read is always in it. The tables themselves are C's (``_netifc._Tables``,
 csrc/python/live.c): this module makes the events' classes and the Python API.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -21,8 +22,7 @@ import sys
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import (TYPE_CHECKING, AsyncIterator, Deque, Dict, Iterator, List, Optional, Tuple,
-                    cast)
+from typing import TYPE_CHECKING, AsyncIterator, Deque, Dict, Iterator, List, Optional, Tuple, cast
 
 from . import _netifc
 from ._netifc import Addr, Interface
@@ -33,11 +33,23 @@ if TYPE_CHECKING:
     from ._netifc import _Tables
 
 __all__ = [
-    "Event", "LinkAdded", "LinkChanged", "LinkRemoved", "AddrAdded", "AddrChanged",
-    "AddrRemoved", "GroupJoined", "GroupLeft", "Resync", "Watcher", "Live", "live",
+    "Event",
+    "LinkAdded",
+    "LinkChanged",
+    "LinkRemoved",
+    "AddrAdded",
+    "AddrChanged",
+    "AddrRemoved",
+    "GroupJoined",
+    "GroupLeft",
+    "Resync",
+    "Watcher",
+    "Live",
+    "live",
 ]
 
 # ---- events --------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Event:
@@ -133,24 +145,38 @@ class Resync(Event):
 
 # ---- the tables ----------------------------------------------------------------------
 
+
 def _kind(cls: type) -> Tuple[type, Tuple[str, ...]]:
     """An event class and its fields' slot names, in order: what the C tables
     make its events with."""
     return cls, cast(Tuple[str, ...], getattr(cls, "__slots__"))  # noqa: B009 (mypy: type has none)
 
 
-_EVENTS = tuple(_kind(cls) for cls in (LinkAdded, LinkChanged, LinkRemoved, AddrAdded,
-                                        AddrChanged, AddrRemoved, GroupJoined, GroupLeft, Resync))
+_EVENTS = tuple(
+    _kind(cls)
+    for cls in (
+        LinkAdded,
+        LinkChanged,
+        LinkRemoved,
+        AddrAdded,
+        AddrChanged,
+        AddrRemoved,
+        GroupJoined,
+        GroupLeft,
+        Resync,
+    )
+)
 
 if TYPE_CHECKING:
     _Base = _netifc._Tables
 else:
-    _Base = getattr(_netifc, "_Tables", object)     # Linux only
+    _Base = getattr(_netifc, "_Tables", object)  # Linux only
 
 
 def _no_netlink() -> NotImplementedError:
     return NotImplementedError(
-        f"netifc: change notifications need Linux's rtnetlink, which {sys.platform} lacks")
+        f"netifc: change notifications need Linux's rtnetlink, which {sys.platform} lacks"
+    )
 
 
 def _tables(live: bool, netns: Optional[Namespace] = None) -> _Tables:
@@ -163,6 +189,7 @@ def _tables(live: bool, netns: Optional[Namespace] = None) -> _Tables:
 
 
 # ---- Watcher ----------------------------------------------------------------------
+
 
 class Watcher:
     """Change events of the network interfaces, addresses and multicast groups.
@@ -234,8 +261,9 @@ class Watcher:
     def poll(self, timeout: Optional[float] = None) -> List[Event]:
         """The events that happened, in order, waiting up to timeout seconds (None:
         as long as it takes; 0: not at all) for the first. [] when none came."""
-        if timeout is not None and (isinstance(timeout, bool)
-                                    or not isinstance(timeout, (int, float))):
+        if timeout is not None and (
+            isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+        ):
             raise TypeError(f"poll: timeout must be a number or None, not {type(timeout).__name__}")
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
@@ -295,6 +323,7 @@ class Watcher:
 
 
 # ---- live tables ----------------------------------------------------------------------
+
 
 class Live(_Base):
     """Snapshot's read API, always current: every read first applies the

@@ -13,6 +13,7 @@ groups, counters and routes through it, or its failures.  Argument checks
 made before any backend is asked, types, flags, packaging and docs stay
 unmarked, so they run once.
 """
+
 import os
 import shutil
 
@@ -24,14 +25,14 @@ from nslab import REPORTS, Host, build_lab, why_no_namespaces
 # What @pytest.mark.backends runs a test on: each backend and each Linux fallback path.
 BACKENDS = {
     "netlink": ("netlink", 0),
-    "netlink-nostrict": ("netlink", 1),       # one link's addresses filtered in C
-    "netlink-procmcast4": ("netlink", 2),     # IPv4 groups from /proc/net/igmp
-    "netlink-procmcast": ("netlink", 4),      # all groups from /proc/net/igmp{,6}
+    "netlink-nostrict": ("netlink", 1),  # one link's addresses filtered in C
+    "netlink-procmcast4": ("netlink", 2),  # IPv4 groups from /proc/net/igmp
+    "netlink-procmcast": ("netlink", 4),  # all groups from /proc/net/igmp{,6}
     "getifaddrs": ("getifaddrs", 0),
 }
 # Paths a module names in its marker; not in every marked test's runs.
 MORE_PATHS = {
-    "netlink-ioctl": ("netlink", 8),          # link settings by SIOCETHTOOL, not ethtool netlink
+    "netlink-ioctl": ("netlink", 8),  # link settings by SIOCETHTOOL, not ethtool netlink
 }
 
 
@@ -49,7 +50,7 @@ def pytest_generate_tests(metafunc):
 @pytest.fixture(autouse=True)
 def backend(request):
     name = getattr(request, "param", None)
-    if name is None:        # not marked: the default backend, left as it is
+    if name is None:  # not marked: the default backend, left as it is
         yield _netifc._backend()
         return
     _netifc._set_backend(*{**BACKENDS, **MORE_PATHS}[name])

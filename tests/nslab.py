@@ -1,4 +1,5 @@
 """Test hosts in network namespaces, and iproute2 as the source of truth."""
+
 import contextlib
 import ctypes
 import ipaddress
@@ -19,7 +20,7 @@ _libc = ctypes.CDLL(None, use_errno=True)
 LINK_TYPES = {"ether": 1, "loopback": 772, "none": 65534}
 SCOPES = {"global": 0, "site": 200, "link": 253, "host": 254, "nowhere": 255}
 FOREVER = 4294967295
-REPORTS = []    # lines the tests want shown at the end of the run (conftest.py)
+REPORTS = []  # lines the tests want shown at the end of the run (conftest.py)
 # iproute2 is not ours: it runs without the sanitizer runtime that CI's ASan
 # step preloads into every process (its route printing trips ASan's own
 # strncpy check); Python children keep it, for the extension they import.
@@ -50,20 +51,33 @@ class Netns:
         self.ip("link", "set", "lo", "up")
 
     def ip(self, *args, check=True):
-        return subprocess.run(["ip", "-n", self.name, *args], check=check, env=TOOL_ENV,
-                              capture_output=True, text=True, errors="surrogateescape")
+        return subprocess.run(
+            ["ip", "-n", self.name, *args],
+            check=check,
+            env=TOOL_ENV,
+            capture_output=True,
+            text=True,
+            errors="surrogateescape",
+        )
 
     def batch(self, lines):
-        subprocess.run(["ip", "-n", self.name, "-batch", "-"], input="\n".join(lines) + "\n",
-                       check=True, text=True, errors="surrogateescape", env=TOOL_ENV)
+        subprocess.run(
+            ["ip", "-n", self.name, "-batch", "-"],
+            input="\n".join(lines) + "\n",
+            check=True,
+            text=True,
+            errors="surrogateescape",
+            env=TOOL_ENV,
+        )
 
     def ipj(self, *args):
         out = self.ip("-j", *args).stdout
         return json.loads(out) if out.strip() else []
 
     def sysctl(self, key, value):
-        subprocess.run(["ip", "netns", "exec", self.name, "sysctl", "-qw", f"{key}={value}"],
-                       check=True)
+        subprocess.run(
+            ["ip", "netns", "exec", self.name, "sysctl", "-qw", f"{key}={value}"], check=True
+        )
 
     def run(self, argv, **kw):
         return subprocess.run(["ip", "netns", "exec", self.name, *argv], **kw)
@@ -89,6 +103,7 @@ class Netns:
 
 # ---- iproute2's view, in netifc's terms -------------------------------------
 
+
 def ip_links(ns):
     """{index: dict} from `ip -j -d link show`."""
     out = {}
@@ -98,8 +113,12 @@ def ip_links(ns):
         if hw and not any(int(x, 16) for x in hw.split(":")):
             hw = ""
         out[l["ifindex"]] = dict(
-            index=l["ifindex"], name=l["ifname"], mtu=l["mtu"], hw=hw,
-            operstate=l["operstate"].lower(), flags=flags,
+            index=l["ifindex"],
+            name=l["ifname"],
+            mtu=l["mtu"],
+            hw=hw,
+            operstate=l["operstate"].lower(),
+            flags=flags,
             link_type=LINK_TYPES.get(l.get("link_type")),
             running="UP" in flags and l["operstate"] in ("UP", "UNKNOWN"),
         )
@@ -121,16 +140,25 @@ def ip_addrs(ns):
         for a in l.get("addr_info", []):
             peer = a.get("address") if a.get("address") not in (None, a["local"]) else None
             brd = a.get("broadcast") if a["prefixlen"] < 31 else None
-            rows.append(dict(
-                family=a["family"], address=a["local"], prefixlen=a["prefixlen"],
-                peer=peer, broadcast=brd, index=l["ifindex"],
-                zone=l["ifname"] if needs_zone(a["family"], a["local"]) else "",
-                scope=SCOPES.get(a["scope"], a["scope"]),
-                secondary=bool(a.get("secondary")), tentative=bool(a.get("tentative")),
-                deprecated=bool(a.get("deprecated")), nodad=bool(a.get("nodad")),
-                dynamic=bool(a.get("dynamic")),
-                valid=a.get("valid_life_time"), preferred=a.get("preferred_life_time"),
-            ))
+            rows.append(
+                dict(
+                    family=a["family"],
+                    address=a["local"],
+                    prefixlen=a["prefixlen"],
+                    peer=peer,
+                    broadcast=brd,
+                    index=l["ifindex"],
+                    zone=l["ifname"] if needs_zone(a["family"], a["local"]) else "",
+                    scope=SCOPES.get(a["scope"], a["scope"]),
+                    secondary=bool(a.get("secondary")),
+                    tentative=bool(a.get("tentative")),
+                    deprecated=bool(a.get("deprecated")),
+                    nodad=bool(a.get("nodad")),
+                    dynamic=bool(a.get("dynamic")),
+                    valid=a.get("valid_life_time"),
+                    preferred=a.get("preferred_life_time"),
+                )
+            )
         out[l["ifindex"]] = rows
     return out
 
@@ -140,9 +168,13 @@ def ip_groups(ns):
     out = {}
     for l in ns.ipj("maddr", "show"):
         out[l["ifindex"]] = sorted(
-            (m["family"], m["address"],
-             l["ifname"] if needs_zone(m["family"], m["address"]) else "")
-            for m in l.get("maddr", []) if "family" in m
+            (
+                m["family"],
+                m["address"],
+                l["ifname"] if needs_zone(m["family"], m["address"]) else "",
+            )
+            for m in l.get("maddr", [])
+            if "family" in m
         )
     return out
 
@@ -154,8 +186,14 @@ class Host(Netns):
         self.name = None
 
     def ip(self, *args, check=True):
-        return subprocess.run(["ip", *args], check=check, capture_output=True, text=True,
-                              errors="surrogateescape", env=TOOL_ENV)
+        return subprocess.run(
+            ["ip", *args],
+            check=check,
+            capture_output=True,
+            text=True,
+            errors="surrogateescape",
+            env=TOOL_ENV,
+        )
 
     def run(self, argv, **kw):
         return subprocess.run(argv, **kw)
@@ -168,9 +206,9 @@ class Host(Netns):
         pass
 
 
-LONG_NAME = "abcdefghijklmno"     # 15 bytes, the most a name may have
-ODD_NAME = "v\u00e90"             # not ASCII: UTF-8 bytes to the kernel
-BYTES_NAME = "v\udcff1"           # not UTF-8: the byte 0xff, as surrogateescape reads it
+LONG_NAME = "abcdefghijklmno"  # 15 bytes, the most a name may have
+ODD_NAME = "v\u00e90"  # not ASCII: UTF-8 bytes to the kernel
+BYTES_NAME = "v\udcff1"  # not UTF-8: the byte 0xff, as surrogateescape reads it
 
 
 def wait_link_locals(ns, names, timeout=10):
@@ -179,13 +217,15 @@ def wait_link_locals(ns, names, timeout=10):
     moment (up to a second, more on a loaded host) after ``link set up``."""
     deadline = time.monotonic() + timeout
     while True:
-        have = {l["ifname"] for l in ns.ipj("-6", "addr", "show", "scope", "link")
-                if l.get("addr_info")}
+        have = {
+            l["ifname"] for l in ns.ipj("-6", "addr", "show", "scope", "link") if l.get("addr_info")
+        }
         if set(names) <= have:
             return
         if time.monotonic() > deadline:
-            raise AssertionError(f"no link-local address on {sorted(set(names) - have)} "
-                                 f"after {timeout} s")
+            raise AssertionError(
+                f"no link-local address on {sorted(set(names) - have)} after {timeout} s"
+            )
         time.sleep(0.05)
 
 
@@ -195,15 +235,17 @@ def build_lab():
     try:
         ns.sysctl("net.ipv6.conf.all.accept_dad", 0)
         ns.sysctl("net.ipv6.conf.default.accept_dad", 0)
-        ns.batch([
-            "link add v0 type veth peer name v1",
-            "link add vt0 type veth peer name vt1",
-            "link add vd0 type veth peer name vd1",
-            f"link add {LONG_NAME} type veth peer name {ODD_NAME}",
-            f"link add {BYTES_NAME} type veth peer name vb1",
-            "link add br0 type bridge",
-            "tuntap add dev tun0 mode tun",
-        ])
+        ns.batch(
+            [
+                "link add v0 type veth peer name v1",
+                "link add vt0 type veth peer name vt1",
+                "link add vd0 type veth peer name vd1",
+                f"link add {LONG_NAME} type veth peer name {ODD_NAME}",
+                f"link add {BYTES_NAME} type veth peer name vb1",
+                "link add br0 type bridge",
+                "tuntap add dev tun0 mode tun",
+            ]
+        )
         # vt0 keeps its IPv6 addresses tentative for the whole run.
         ns.sysctl("net.ipv6.conf.vt0.accept_dad", 1)
         ns.sysctl("net.ipv6.conf.vt0.dad_transmits", 250)
@@ -223,8 +265,10 @@ def build_lab():
             "link set vd0 down",
         ]
         lines += [f"addr add 198.51.100.{i}/24 dev v1" for i in range(1, 61)]
-        lines += [f"link set {n} up" for n in
-                  ("v0", "v1", "vt0", "vt1", "tun0", "br0", LONG_NAME, ODD_NAME)]
+        lines += [
+            f"link set {n} up"
+            for n in ("v0", "v1", "vt0", "vt1", "tun0", "br0", LONG_NAME, ODD_NAME)
+        ]
         ns.batch(lines)
         ns.ip("addr", "add", "2001:db8:7::1/64", "dev", "vt0")
         return ns
@@ -266,7 +310,7 @@ def socket_inodes():
     for fd in os.listdir("/proc/self/fd"):
         try:
             target = os.readlink(f"/proc/self/fd/{fd}")
-        except OSError:         # closed meanwhile (the listing's own descriptor)
+        except OSError:  # closed meanwhile (the listing's own descriptor)
             continue
         if target.startswith("socket:["):
             out.add(int(target[8:-1]))

@@ -1,12 +1,12 @@
 """What the build of the extension must not change: an abi3 build (the
 Limited API, which hides a type's tp_name) names types in its messages as a
 full-API build does."""
+
 import sys
 
 import pytest
 
 import netifc
-
 
 
 class Odd:
@@ -36,13 +36,16 @@ def test_type_error_names_a_class(call, text):
     assert str(e.value) in (f"{text}, not Odd", f"{text}, not {__name__}.Odd")
 
 
-@pytest.mark.parametrize("tp, name, use", [
-    ("Interface", "netifc.Interface", "netifc's functions"),
-    ("Addr", "netifc.Addr", "netifc's functions"),
-    ("Route", "netifc.Route", "netifc's functions"),
-    ("NextHop", "netifc.NextHop", "netifc's functions"),
-    ("Counters", "netifc.Counters", "netifc.counters()"),
-])
+@pytest.mark.parametrize(
+    "tp, name, use",
+    [
+        ("Interface", "netifc.Interface", "netifc's functions"),
+        ("Addr", "netifc.Addr", "netifc's functions"),
+        ("Route", "netifc.Route", "netifc's functions"),
+        ("NextHop", "netifc.NextHop", "netifc's functions"),
+        ("Counters", "netifc.Counters", "netifc.counters()"),
+    ],
+)
 def test_records_cannot_be_made_and_say_so(tp, name, use):
     if not hasattr(netifc, tp):
         pytest.skip(f"no netifc.{tp} on this platform")
@@ -51,14 +54,15 @@ def test_records_cannot_be_made_and_say_so(tp, name, use):
     assert str(e.value) == f"cannot create '{name}' instances; use {use}"
 
 
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="live tables are Linux's")
-@pytest.mark.parametrize("lookup, bad, text", [
-    ("by_index", 1.5, "interface index must be int, not float"),
-    ("by_index", Odd(), "interface index must be int, not "),
-    ("by_name", b"lo", "interface name must be str, not bytes"),
-])
+@pytest.mark.parametrize(
+    "lookup, bad, text",
+    [
+        ("by_index", 1.5, "interface index must be int, not float"),
+        ("by_index", Odd(), "interface index must be int, not "),
+        ("by_name", b"lo", "interface name must be str, not bytes"),
+    ],
+)
 def test_live_lookups_name_the_type(lookup, bad, text):
     lv = netifc.live()
     try:

@@ -1,4 +1,5 @@
 """The Python API's contract: types, bad input, immutability, Go's invariants."""
+
 import copy
 import errno
 import ipaddress
@@ -22,6 +23,7 @@ def lo():
 
 
 # ---- bad input ---------------------------------------------------------------
+
 
 @pytest.mark.parametrize("bad", ["1", None, 1.5, b"1", True, [1]])
 def test_by_index_type_error(bad):
@@ -57,8 +59,9 @@ def test_by_name_no_link_can_have_is_no_such_interface(bad):
     assert repr(bad) in str(e.value)
 
 
-@pytest.mark.parametrize("name", ["no-such-if-xyz", "x" * 16, "x" * 4096, "\udcff\udcfe",
-                                  "tun/0", "a b"])
+@pytest.mark.parametrize(
+    "name", ["no-such-if-xyz", "x" * 16, "x" * 4096, "\udcff\udcfe", "tun/0", "a b"]
+)
 @pytest.mark.backends
 def test_unknown_name_is_no_such_interface(name):
     with pytest.raises(netifc.NoSuchInterface) as e:
@@ -73,18 +76,32 @@ def test_lone_surrogate_name_is_no_such_interface():
 
 
 # The steps a call can fail at, as the error names them.
-STEPS = {"netlink socket", "netlink RTM_GETLINK dump", "netlink RTM_GETLINK request",
-         "netlink RTM_GETADDR dump", "netlink RTM_GETMULTICAST dump", "SIOCGIFNAME",
-         "/proc/net/igmp", "/proc/net/igmp6", "getifaddrs"}
+STEPS = {
+    "netlink socket",
+    "netlink RTM_GETLINK dump",
+    "netlink RTM_GETLINK request",
+    "netlink RTM_GETADDR dump",
+    "netlink RTM_GETMULTICAST dump",
+    "SIOCGIFNAME",
+    "/proc/net/igmp",
+    "/proc/net/igmp6",
+    "getifaddrs",
+}
 
 
 @pytest.mark.backends
 def test_emfile_names_the_step_and_recovers(lo):
     """With no descriptor left every call raises OSError(EMFILE); then all works again."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    calls = [netifc.interfaces, netifc.interface_addrs, netifc.snapshot,
-             lambda: netifc.interface_by_index(lo.index),
-             lambda: netifc.interface_by_name(lo.name), lo.addrs, lo.multicast_addrs]
+    calls = [
+        netifc.interfaces,
+        netifc.interface_addrs,
+        netifc.snapshot,
+        lambda: netifc.interface_by_index(lo.index),
+        lambda: netifc.interface_by_name(lo.name),
+        lo.addrs,
+        lo.multicast_addrs,
+    ]
     for call in calls:
         lowest_free = os.dup(0)
         os.close(lowest_free)
@@ -97,7 +114,7 @@ def test_emfile_names_the_step_and_recovers(lo):
         assert e.value.errno == errno.EMFILE
         step = e.value.strerror.rpartition(": ")[0]
         assert step in STEPS, e.value.strerror
-        call()      # here, not in a new thread: a thread's socket closes after join()
+        call()  # here, not in a new thread: a thread's socket closes after join()
 
 
 def test_types_cannot_be_made_or_subclassed():
@@ -128,6 +145,7 @@ def test_addr_is_immutable(lo):
 
 
 # ---- value semantics -----------------------------------------------------------
+
 
 @pytest.mark.backends
 def test_interface_value_semantics(lo):
@@ -191,14 +209,18 @@ def test_unpickling_checks_fields():
     # What no backend ever gives: a zone on IPv4, none on link-local IPv6, a
     # broadcast on a /32, a peer that is the address itself.
     link_local = b"\xfe\x80" + bytes(13) + b"\1"
-    for bad in ((socket.AF_INET, b"\1\2\3\4", 24, 1, None, None, 0, 0, None, None, "eth0"),
-                (socket.AF_INET6, link_local, 64, 1, None, None, 0, 0, None, None, ""),
-                (socket.AF_INET, b"\1\2\3\4", 32, 1, None, b"\1\2\3\xff", 0, 0, None, None, ""),
-                (socket.AF_INET, b"\1\2\3\4", 24, 1, b"\1\2\3\4", None, 0, 0, None, None, "")):
+    for bad in (
+        (socket.AF_INET, b"\1\2\3\4", 24, 1, None, None, 0, 0, None, None, "eth0"),
+        (socket.AF_INET6, link_local, 64, 1, None, None, 0, 0, None, None, ""),
+        (socket.AF_INET, b"\1\2\3\4", 32, 1, None, b"\1\2\3\xff", 0, 0, None, None, ""),
+        (socket.AF_INET, b"\1\2\3\4", 24, 1, b"\1\2\3\4", None, 0, 0, None, None, ""),
+    ):
         with pytest.raises(ValueError):
             make_addr(*bad)
-    assert make_addr(socket.AF_INET6, link_local, 64, 1, None, None, 0, 0, None, None,
-                     "eth0").zone == "eth0"
+    assert (
+        make_addr(socket.AF_INET6, link_local, 64, 1, None, None, 0, 0, None, None, "eth0").zone
+        == "eth0"
+    )
 
 
 def test_flags_text_like_go():
@@ -206,11 +228,20 @@ def test_flags_text_like_go():
     assert str(F.UP | F.BROADCAST | F.MULTICAST | F.RUNNING) == "up|broadcast|multicast|running"
     assert str(F(0)) == "0"
     assert f"{F.LOOPBACK}" == "loopback"
-    assert [int(f) for f in (F.UP, F.BROADCAST, F.LOOPBACK, F.POINTTOPOINT, F.MULTICAST,
-                             F.RUNNING)] == [1, 2, 4, 8, 16, 32]
+    assert [
+        int(f) for f in (F.UP, F.BROADCAST, F.LOOPBACK, F.POINTTOPOINT, F.MULTICAST, F.RUNNING)
+    ] == [1, 2, 4, 8, 16, 32]
     A = netifc.AddrFlags
-    assert (A.SECONDARY, A.NODAD, A.OPTIMISTIC, A.DADFAILED, A.HOMEADDRESS, A.DEPRECATED,
-            A.TENTATIVE, A.PERMANENT) == (1, 2, 4, 8, 16, 32, 64, 128)
+    assert (
+        A.SECONDARY,
+        A.NODAD,
+        A.OPTIMISTIC,
+        A.DADFAILED,
+        A.HOMEADDRESS,
+        A.DEPRECATED,
+        A.TENTATIVE,
+        A.PERMANENT,
+    ) == (1, 2, 4, 8, 16, 32, 64, 128)
     assert netifc.Addr6Flags.TEMPORARY == A.SECONDARY
     assert str(A.PERMANENT | A.NODAD) == "nodad|permanent"
 
@@ -226,6 +257,7 @@ def test_bad_backend_name():
 
 
 # ---- Go's invariants (net/interface_test.go) ------------------------------------
+
 
 @pytest.mark.backends
 def test_every_interface_equals_its_lookups():

@@ -1,4 +1,5 @@
 """python -m netifc against iproute2, in the lab namespace and on the host."""
+
 import json
 import os
 import re
@@ -10,18 +11,24 @@ import pytest
 import netifc
 from nslab import FOREVER, SCOPES, ip_addrs, ip_groups, ip_links
 
-FALLBACKS = {"netlink": 0, "netlink-nostrict": 1, "netlink-procmcast4": 2,
-             "netlink-procmcast": 4, "getifaddrs": 0}
+FALLBACKS = {
+    "netlink": 0,
+    "netlink-nostrict": 1,
+    "netlink-procmcast4": 2,
+    "netlink-procmcast": 4,
+    "getifaddrs": 0,
+}
 
 
 def cli(where, backend, *args, env=None):
-    code = ("import sys, netifc._netifc as m; m._set_backend(sys.argv[1], int(sys.argv[2]));"
-            "from netifc.__main__ import main; sys.exit(main(sys.argv[3:]))")
+    code = (
+        "import sys, netifc._netifc as m; m._set_backend(sys.argv[1], int(sys.argv[2]));"
+        "from netifc.__main__ import main; sys.exit(main(sys.argv[3:]))"
+    )
     argv = [sys.executable, "-c", code, backend.split("-")[0], str(FALLBACKS[backend]), *args]
     e = dict(os.environ, **(env or {}))
     # From "/": the installed netifc, never the source tree's.
-    return where.run(argv, capture_output=True, text=True, errors="surrogateescape", env=e,
-                     cwd="/")
+    return where.run(argv, capture_output=True, text=True, errors="surrogateescape", env=e, cwd="/")
 
 
 def _ip_j_links(where):
@@ -55,10 +62,14 @@ def test_json_matches_ip(where, backend):
             assert d["altnames"] == j.get("altnames", [])
             assert d["hardware_broadcast"] == j.get("broadcast", "")
         assert d["raw_flags"] & 1 == ("UP" in j["flags"])
-        got = sorted((a["family"], a["address"], a["prefixlen"], a["peer"], a["broadcast"], a["zone"])
-                     for a in d["addrs"])
-        exp = sorted((w["family"], w["address"], w["prefixlen"], w["peer"], w["broadcast"], w["zone"])
-                     for w in addrs.get(d["index"], []))
+        got = sorted(
+            (a["family"], a["address"], a["prefixlen"], a["peer"], a["broadcast"], a["zone"])
+            for a in d["addrs"]
+        )
+        exp = sorted(
+            (w["family"], w["address"], w["prefixlen"], w["peer"], w["broadcast"], w["zone"])
+            for w in addrs.get(d["index"], [])
+        )
         assert got == exp
         for a in d["addrs"]:
             w = [w for w in addrs[d["index"]] if w["address"] == a["address"]][0]
@@ -79,8 +90,10 @@ def test_json_one_family_matches_ip(where, backend, family):
     addresses, as ip -4 / ip -6 list them."""
     r = cli(where, backend, "--json", family)
     assert r.returncode == 0, r.stderr
-    want = {link["ifindex"]: sorted(a["local"] for a in link["addr_info"])
-            for link in where.ipj(family, "addr", "show")}
+    want = {
+        link["ifindex"]: sorted(a["local"] for a in link["addr_info"])
+        for link in where.ipj(family, "addr", "show")
+    }
     got = {d["index"]: sorted(a["address"] for a in d["addrs"]) for d in json.loads(r.stdout)}
     assert got == want
 
@@ -105,8 +118,11 @@ def test_multicast_text_matches_ip(where, backend):
     assert blocks
     for block in blocks:
         index = int(block.split(":")[0])
-        got = sorted(tuple(line.split()) for line in block.splitlines()
-                     if line.startswith(("    inet ", "    inet6 ")))
+        got = sorted(
+            tuple(line.split())
+            for line in block.splitlines()
+            if line.startswith(("    inet ", "    inet6 "))
+        )
         assert got == sorted((family, address) for family, address, _ in want.get(index, []))
 
 
@@ -116,15 +132,19 @@ def test_brief_matches_ip(lab, backend):
     assert r.returncode == 0, r.stderr
     lines = {l.split()[0]: l.split()[1:] for l in r.stdout.splitlines()}
     links, addrs = ip_links(lab), ip_addrs(lab)
-    with_ipv4 = {i: l for i, l in links.items()
-                 if any(w["family"] == "inet" for w in addrs.get(i, []))}
+    with_ipv4 = {
+        i: l for i, l in links.items() if any(w["family"] == "inet" for w in addrs.get(i, []))
+    }
     assert set(lines) == {l["name"] for l in with_ipv4.values()}
     for index, l in with_ipv4.items():
         state, *shown = lines[l["name"]]
         if backend != "getifaddrs":
             assert state == l["operstate"].upper()
-        want = [w["address"] + (f" peer {w['peer']}" if w["peer"] else "") + f"/{w['prefixlen']}"
-                for w in addrs.get(index, []) if w["family"] == "inet"]
+        want = [
+            w["address"] + (f" peer {w['peer']}" if w["peer"] else "") + f"/{w['prefixlen']}"
+            for w in addrs.get(index, [])
+            if w["family"] == "inet"
+        ]
         assert sorted(" ".join(shown).split()) == sorted(" ".join(want).split())
 
 
@@ -144,8 +164,9 @@ def test_text_shows_every_address(lab, backend):
     tun = cli(lab, backend, "tun0").stdout
     assert "inet 10.9.0.1 peer 10.9.0.2/32 scope global" in tun
     assert "\n    link/none\n" in tun
-    zones = [a["zone"] for d in json.loads(cli(lab, backend, "--json", "v0").stdout)
-             for a in d["addrs"]]
+    zones = [
+        a["zone"] for d in json.loads(cli(lab, backend, "--json", "v0").stdout) for a in d["addrs"]
+    ]
     assert "v0" in zones
 
 
@@ -166,7 +187,7 @@ def test_usage_error_exits_2(host, backend):
 def test_color(host, backend):
     plain = cli(host, backend, "lo", "--color", "never").stdout
     painted = cli(host, backend, "lo", "--color", "always").stdout
-    auto = cli(host, backend, "lo").stdout                  # a pipe: no colour
+    auto = cli(host, backend, "lo").stdout  # a pipe: no colour
     assert "\x1b[" not in plain and "\x1b[" in painted and auto == plain
     assert cli(host, backend, "lo", "--color", "auto", env={"NO_COLOR": "1"}).stdout == plain
 
@@ -175,8 +196,9 @@ def test_renderers_are_public():
     snap = netifc.snapshot()
     text = netifc.render_text(snap.interfaces, snap.addrs)
     assert all(f"{i.index}: {i.name}: <" in text for i in snap.interfaces)
-    assert json.loads(netifc.render_json(snap.interfaces, snap.addrs)) == \
-        netifc.to_json(snap.interfaces, snap.addrs)
+    assert json.loads(netifc.render_json(snap.interfaces, snap.addrs)) == netifc.to_json(
+        snap.interfaces, snap.addrs
+    )
     assert len(netifc.render_brief(snap.interfaces, snap.addrs).splitlines()) == len(snap)
 
 

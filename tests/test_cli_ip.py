@@ -8,6 +8,7 @@ removes exactly what README.rst says netifc leaves out (strip_ip below), and
 on the getifaddrs backend what README.rst says that backend does not know
 (_as_getifaddrs_knows); any other difference fails.
 """
+
 import json
 import os
 import re
@@ -22,8 +23,10 @@ from test_cli import FALLBACKS
 
 TUNNEL_TYPES = ("ipip", "sit", "gre", "tunnel6", "gre6")
 FIRST = re.compile(r"^(\d+): (.*?): <([^>]*)> (.*)$")
-LINK_TAIL = (r" (?:link-netns|link-netnsid|permaddr) \S+| protodown on"
-             r"| protodown_reason <[^>]*>")
+LINK_TAIL = (
+    r" (?:link-netns|link-netnsid|permaddr) \S+| protodown on"
+    r"| protodown_reason <[^>]*>"
+)
 LIFETIMES = re.compile(r"^       valid_lft (\S+) preferred_lft (\S+)$")
 
 
@@ -103,7 +106,7 @@ def strip_ip(text, doc):
         line = line.rstrip(" ")
         first = FIRST.match(line)
         if first:
-            assert next(addrs, None) is None        # every address of the one before seen
+            assert next(addrs, None) is None  # every address of the one before seen
             link = links[int(first[1])]
             addrs = iter(link.get("addr_info", []))
             name = first[2]
@@ -113,9 +116,9 @@ def strip_ip(text, doc):
             rest = re.sub(r" (?:qdisc|master|group|qlen) \S+| xdp\S*", "", " " + first[4])
             # Without the link line (-4, -6) its tail ends the first line.
             rest = re.sub(LINK_TAIL, "", rest)
-            line = f"{first[1]}: {name[:len(name) - len(suffix)]}: <{flags}>{rest}"
+            line = f"{first[1]}: {name[: len(name) - len(suffix)]}: <{flags}>{rest}"
         elif line.startswith("    link/"):
-            kind = line.split()[0][len("link/"):]
+            kind = line.split()[0][len("link/") :]
             if kind in TUNNEL_TYPES:
                 line = f"    link/{kind}"
             line = re.sub(LINK_TAIL, "", line)
@@ -126,13 +129,13 @@ def strip_ip(text, doc):
                 line = _cut(line, f" metric {a['metric']}")
             if "anycast" in a:
                 line = _cut(line, f" any {a['anycast']}")
-            if "protocol" in a:     # IFA_PROTO, which iproute2 prints since 6.3
+            if "protocol" in a:  # IFA_PROTO, which iproute2 prints since 6.3
                 line = _cut(line, f" proto {a['protocol']}")
             if a["family"] == "inet" and a["prefixlen"] >= 31 and "broadcast" in a:
                 line = _cut(line, f" brd {a['broadcast']}")
             if "label" in a:
                 assert line.endswith(" " + a["label"]), (line, a)
-                line = line[:-len(a["label"]) - 1]
+                line = line[: -len(a["label"]) - 1]
         out.append(line)
     assert next(addrs, None) is None
     return "".join(line + "\n" for line in out)
@@ -152,7 +155,7 @@ def strip_ip_brief(text, doc):
     for line, link in zip(lines, doc):
         shown = link["ifname"] + _at_link(link)
         assert line.startswith(shown + " " * max(0, 16 - _width(shown)) + " "), (line, shown)
-        rest = line[len(shown) + max(0, 16 - _width(shown)) + 1:]
+        rest = line[len(shown) + max(0, 16 - _width(shown)) + 1 :]
         name = link["ifname"] + " " * max(0, 16 - _width(link["ifname"]))
         out.append(re.sub(r" metric \d+", "", f"{name} {rest}").rstrip(" "))
     return "".join(line + "\n" for line in out)
@@ -210,8 +213,9 @@ def _check(got, before, after, doc, ip_args, brief, backend):
     if "-6" in ip_args and "show" not in ip_args and not brief:
         # ip -6 addr dumps links through the kernel's IPv6 handler, which sends
         # no altnames; netifc shows them in every form (README.rst).
-        got = "".join(line + "\n" for line in got.splitlines()
-                      if not line.startswith("    altname "))
+        got = "".join(
+            line + "\n" for line in got.splitlines() if not line.startswith("    altname ")
+        )
     if backend == "getifaddrs":
         got, want = _without_state(got, brief), _as_getifaddrs_knows(want, brief)
     else:
@@ -254,44 +258,48 @@ def build_odd():
     try:
         ns.sysctl("net.ipv6.conf.all.accept_dad", 0)
         ns.sysctl("net.ipv6.conf.default.accept_dad", 0)
-        ns.batch([
-            "link add x0 type veth peer name x1",
-            "link add y0 type veth peer name y1",
-            f"link set y1 netns {far.name}",
-            "link add m0 link x0 type macvlan",
-            "link add i0 type ifb",
-            "link add d\u00e90 type bridge",
-            "link add br1 type bridge",
-            "tuntap add dev tap0 mode tap",
-            "link set tap0 master br1",
-            "link property add dev i0 altname i0-first altname i0-second",
-            "link property add dev x0 altname x0-alt",
-            "link set i0 promisc on allmulticast on arp off",
-        ])
-        ns.batch([
-            "addr add 10.1.0.1/24 brd + dev i0 label i0:web",
-            "addr add 10.1.0.2/24 dev i0",
-            "addr add 10.2.0.1/32 broadcast 10.2.0.1 dev i0",
-            "addr add 10.3.0.1/24 dev i0 noprefixroute",
-            "addr add 10.4.0.1/24 dev i0 metric 50",
-            "addr add 10.5.0.1/24 dev i0 valid_lft 500 preferred_lft 400",
-            "addr add 239.1.1.1/32 dev i0 autojoin",
-            "addr add 2001:db8:a::1/64 dev i0 nodad noprefixroute",
-            "addr add 2001:db8:b::1/64 dev i0 mngtmpaddr nodad",
-            "addr add 2001:db8:c::1/64 dev i0 home nodad",
-            "addr add 2001:db8:d::1/64 dev i0 optimistic valid_lft 900 preferred_lft 0",
-            "addr add 2001:db8:e::1/64 dev i0 metric 70 nodad",
-            "addr add 10.6.0.1/24 dev x0",
-            "addr add 10.7.0.1/24 dev y0",
-            "addr add 10.8.0.1/24 dev d\u00e90",
-            "link set i0 up",
-            "link set x0 up",
-            "link set x1 up",
-            "link set m0 up",
-            "link set y0 up",
-            "link set tap0 up",
-            "link set br1 up",
-        ])
+        ns.batch(
+            [
+                "link add x0 type veth peer name x1",
+                "link add y0 type veth peer name y1",
+                f"link set y1 netns {far.name}",
+                "link add m0 link x0 type macvlan",
+                "link add i0 type ifb",
+                "link add d\u00e90 type bridge",
+                "link add br1 type bridge",
+                "tuntap add dev tap0 mode tap",
+                "link set tap0 master br1",
+                "link property add dev i0 altname i0-first altname i0-second",
+                "link property add dev x0 altname x0-alt",
+                "link set i0 promisc on allmulticast on arp off",
+            ]
+        )
+        ns.batch(
+            [
+                "addr add 10.1.0.1/24 brd + dev i0 label i0:web",
+                "addr add 10.1.0.2/24 dev i0",
+                "addr add 10.2.0.1/32 broadcast 10.2.0.1 dev i0",
+                "addr add 10.3.0.1/24 dev i0 noprefixroute",
+                "addr add 10.4.0.1/24 dev i0 metric 50",
+                "addr add 10.5.0.1/24 dev i0 valid_lft 500 preferred_lft 400",
+                "addr add 239.1.1.1/32 dev i0 autojoin",
+                "addr add 2001:db8:a::1/64 dev i0 nodad noprefixroute",
+                "addr add 2001:db8:b::1/64 dev i0 mngtmpaddr nodad",
+                "addr add 2001:db8:c::1/64 dev i0 home nodad",
+                "addr add 2001:db8:d::1/64 dev i0 optimistic valid_lft 900 preferred_lft 0",
+                "addr add 2001:db8:e::1/64 dev i0 metric 70 nodad",
+                "addr add 10.6.0.1/24 dev x0",
+                "addr add 10.7.0.1/24 dev y0",
+                "addr add 10.8.0.1/24 dev d\u00e90",
+                "link set i0 up",
+                "link set x0 up",
+                "link set x1 up",
+                "link set m0 up",
+                "link set y0 up",
+                "link set tap0 up",
+                "link set br1 up",
+            ]
+        )
         far.ip("link", "set", "y1", "up")
         return ns, far
     except BaseException:
@@ -303,6 +311,7 @@ def build_odd():
 @pytest.fixture(scope="module")
 def odd():
     from conftest import require_namespaces
+
     require_namespaces()
     ns, far = build_odd()
     yield ns
@@ -344,18 +353,24 @@ def _names(place):
 def test_one_interface_is_ip_addr_show_dev(place, backend):
     cases = []
     for name in _names(place):
-        for family in ((), ("-4",), ("-6",)):   # -4, -6: nothing when it has no such address
+        for family in ((), ("-4",), ("-6",)):  # -4, -6: nothing when it has no such address
             cases.append(((*family, name), (*family, "addr", "show", "dev", name), False))
-            cases.append((("-b", *family, name), ("-br", *family, "addr", "show", "dev", name),
-                          True))
+            cases.append(
+                (("-b", *family, name), ("-br", *family, "addr", "show", "dev", name), True)
+            )
     compare_many(place, backend, cases)
 
 
 @pytest.mark.backends
 def test_altname_finds_its_interface(odd, backend):
-    if backend == "getifaddrs":     # which knows no altnames
-        r = odd.run([sys.executable, "-m", "netifc", "i0-second"], capture_output=True,
-                    text=True, env=dict(os.environ, NETIFC_BACKEND="getifaddrs"), cwd="/")
+    if backend == "getifaddrs":  # which knows no altnames
+        r = odd.run(
+            [sys.executable, "-m", "netifc", "i0-second"],
+            capture_output=True,
+            text=True,
+            env=dict(os.environ, NETIFC_BACKEND="getifaddrs"),
+            cwd="/",
+        )
         assert (r.returncode, r.stdout) == (1, "")
         assert r.stderr == "netifc: no such network interface: 'i0-second'\n"
         return
@@ -369,33 +384,44 @@ def test_odd_namespace_shows_what_it_was_built_for(odd, backend):
     """The comparisons above can only pass on the odd namespace if netifc
     prints these: they are its reason to exist."""
     text = netifc_run(odd, backend)
-    wants = ["<BROADCAST,NOARP,ALLMULTI,PROMISC,UP,LOWER_UP>",
-             "NO-CARRIER,BROADCAST,MULTICAST,UP", ": d\u00e90: <"]
-    if backend != "getifaddrs":     # which knows no altnames or address flags
-        wants += ["    altname i0-first", "    altname i0-second",
-                  "inet 10.1.0.2/24 scope global secondary",
-                  "inet 10.3.0.1/24 scope global noprefixroute",
-                  "inet 10.5.0.1/24 scope global dynamic",
-                  "inet 239.1.1.1/32 scope global autojoin",
-                  "inet6 2001:db8:a::1/64 scope global nodad noprefixroute",
-                  "inet6 2001:db8:b::1/64 scope global nodad mngtmpaddr",
-                  "inet6 2001:db8:c::1/64 scope global nodad home",
-                  "inet6 2001:db8:d::1/64 scope global deprecated dynamic"]
+    wants = [
+        "<BROADCAST,NOARP,ALLMULTI,PROMISC,UP,LOWER_UP>",
+        "NO-CARRIER,BROADCAST,MULTICAST,UP",
+        ": d\u00e90: <",
+    ]
+    if backend != "getifaddrs":  # which knows no altnames or address flags
+        wants += [
+            "    altname i0-first",
+            "    altname i0-second",
+            "inet 10.1.0.2/24 scope global secondary",
+            "inet 10.3.0.1/24 scope global noprefixroute",
+            "inet 10.5.0.1/24 scope global dynamic",
+            "inet 239.1.1.1/32 scope global autojoin",
+            "inet6 2001:db8:a::1/64 scope global nodad noprefixroute",
+            "inet6 2001:db8:b::1/64 scope global nodad mngtmpaddr",
+            "inet6 2001:db8:c::1/64 scope global nodad home",
+            "inet6 2001:db8:d::1/64 scope global deprecated dynamic",
+        ]
     for want in wants:
         assert want in text, want
 
 
 def test_version(host):
     import netifc
-    r = subprocess.run([sys.executable, "-m", "netifc", "--version"], capture_output=True,
-                       text=True, cwd="/")
+
+    r = subprocess.run(
+        [sys.executable, "-m", "netifc", "--version"], capture_output=True, text=True, cwd="/"
+    )
     assert (r.returncode, r.stdout, r.stderr) == (0, f"netifc {netifc.__version__}\n", "")
 
 
 def test_empty_name_is_a_usage_error(host):
-    r = subprocess.run([sys.executable, "-m", "netifc", ""], capture_output=True, text=True,
-                       cwd="/")
+    r = subprocess.run(
+        [sys.executable, "-m", "netifc", ""], capture_output=True, text=True, cwd="/"
+    )
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith("usage: netifc ")
-    assert r.stderr.splitlines()[-1] == \
-        "netifc: error: argument IFNAME: an interface name cannot be empty"
+    assert (
+        r.stderr.splitlines()[-1]
+        == "netifc: error: argument IFNAME: an interface name cannot be empty"
+    )

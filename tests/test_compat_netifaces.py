@@ -9,6 +9,7 @@ another table's default, gateways of the other family). Every answer must
 be equal, value for value and in order. What ifaddresses() asks the kernel
 is read with strace: one link, never a table dump.
 """
+
 import os
 import re
 import shutil
@@ -17,11 +18,11 @@ import sys
 import pytest
 
 from conftest import require_namespaces
-from nslab import BYTES_NAME, build_lab
 from netifc import _netifc
+from nslab import BYTES_NAME, build_lab
 
 if os.environ.get("CI") and sys.platform == "linux" and sys.version_info < (3, 14):
-    import netifaces        # the test extra installs it there: CI must compare
+    import netifaces  # the test extra installs it there: CI must compare
 else:
     netifaces = pytest.importorskip("netifaces")
 ours = pytest.importorskip("netifc.compat.netifaces")
@@ -45,24 +46,26 @@ def nflab():
     ns = build_lab()
     try:
         ns.ip("link", "set", BYTES_NAME, "name", RENAMED)
-        ns.batch([
-            "link add vx0 type veth peer name vx1",
-            "addr add 169.254.7.7/16 brd + dev vx0",
-            "addr add 10.40.0.1 peer 10.40.0.9/24 dev vx0",
-            "addr add 2001:db8:40::1 peer 2001:db8:40::9 dev vx0",
-            "addr add 2001:db8:41::1/65 dev vx0 nodad",
-            "addr add 2001:db8:42::1/0 dev vx0 nodad",
-            "addr add 10.41.0.1/8 dev vx0 label vx0:a",
-            "addr add 10.41.0.2/8 dev vx0 label vx0:a",
-            "addr add 10.42.0.1/24 brd 10.42.0.127 dev vx0 label vx0:b",
-            "addr add 10.43.0.1/0 dev vx1",
-            # links whose order by index is not the order they were made in
-            "link add vy0 index 300 type veth peer name vy1",
-            "link add vz0 index 200 type veth peer name vz1",
-            "addr add 10.44.0.1/24 dev vy0 label vy0:x",
-            "addr add 10.45.0.1/24 dev vz0 label vz0:x",
-            "link set vx0 up",
-        ])
+        ns.batch(
+            [
+                "link add vx0 type veth peer name vx1",
+                "addr add 169.254.7.7/16 brd + dev vx0",
+                "addr add 10.40.0.1 peer 10.40.0.9/24 dev vx0",
+                "addr add 2001:db8:40::1 peer 2001:db8:40::9 dev vx0",
+                "addr add 2001:db8:41::1/65 dev vx0 nodad",
+                "addr add 2001:db8:42::1/0 dev vx0 nodad",
+                "addr add 10.41.0.1/8 dev vx0 label vx0:a",
+                "addr add 10.41.0.2/8 dev vx0 label vx0:a",
+                "addr add 10.42.0.1/24 brd 10.42.0.127 dev vx0 label vx0:b",
+                "addr add 10.43.0.1/0 dev vx1",
+                # links whose order by index is not the order they were made in
+                "link add vy0 index 300 type veth peer name vy1",
+                "link add vz0 index 200 type veth peer name vz1",
+                "addr add 10.44.0.1/24 dev vy0 label vy0:x",
+                "addr add 10.45.0.1/24 dev vz0 label vz0:x",
+                "link set vx0 up",
+            ]
+        )
         yield ns
     finally:
         ns.delete()
@@ -92,21 +95,27 @@ def test_the_kinds_are_there(nflab):
         got = {n: ours.ifaddresses(n) for n in ours.interfaces()}
     lo, tun, vx0 = got["lo"], got["tun0"], got["vx0"]
     assert lo[ours.AF_LINK] == [{"addr": "00:00:00:00:00:00", "peer": "00:00:00:00:00:00"}]
-    assert lo[ours.AF_INET] == [{"addr": "127.0.0.1", "netmask": "255.0.0.0",
-                                 "peer": "127.0.0.1"}]
+    assert lo[ours.AF_INET] == [{"addr": "127.0.0.1", "netmask": "255.0.0.0", "peer": "127.0.0.1"}]
     assert ours.AF_LINK not in tun
-    assert {"addr": "2001:db8:9::1", "peer": "2001:db8:9::2",
-            "netmask": "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff/128"} in tun[ours.AF_INET6]
+    assert {
+        "addr": "2001:db8:9::1",
+        "peer": "2001:db8:9::2",
+        "netmask": "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff/128",
+    } in tun[ours.AF_INET6]
     assert {"addr": "169.254.7.7", "netmask": "255.255.0.0"} in vx0[ours.AF_INET]
-    assert {"addr": "2001:db8:41::1", "netmask": "ffff:ffff:ffff:ffff:8000::/65"} \
-        in vx0[ours.AF_INET6]
+    assert {"addr": "2001:db8:41::1", "netmask": "ffff:ffff:ffff:ffff:8000::/65"} in vx0[
+        ours.AF_INET6
+    ]
     assert {"addr": "2001:db8:42::1", "netmask": "::/0"} in vx0[ours.AF_INET6]
     assert any(e["addr"].endswith("%v0") for e in got["v0"][ours.AF_INET6])
     assert [e["addr"] for e in got["vx0:a"][ours.AF_INET]] == ["10.41.0.1", "10.41.0.2"]
-    assert got["vx0:b"] == {ours.AF_INET: [{"addr": "10.42.0.1", "netmask": "255.255.255.0",
-                                            "broadcast": "10.42.0.127"}]}
+    assert got["vx0:b"] == {
+        ours.AF_INET: [
+            {"addr": "10.42.0.1", "netmask": "255.255.255.0", "broadcast": "10.42.0.127"}
+        ]
+    }
     assert "10.41.0.1" not in str(vx0)
-    assert got["vd0"][ours.AF_INET]         # a down link's address
+    assert got["vd0"][ours.AF_INET]  # a down link's address
 
 
 @pytest.mark.parametrize("bad", ["nosuch0", "", "v0:9", "vx0:", ":1", "x" * 40])
@@ -163,6 +172,7 @@ def test_host_equals_netifaces():
     """The machine's own links and routes, whatever they are. Other programs
     may change them between the two reads: a difference must last three
     reads to fail."""
+
     def both():
         names = netifaces.interfaces()
         theirs = (names, [netifaces.ifaddresses(n) for n in names], netifaces.gateways())
@@ -173,7 +183,7 @@ def test_host_equals_netifaces():
     for _ in range(3):
         try:
             mine, theirs = both()
-        except ValueError:      # a link gone between interfaces() and ifaddresses()
+        except ValueError:  # a link gone between interfaces() and ifaddresses()
             continue
         if mine == theirs:
             break
@@ -184,17 +194,20 @@ def test_host_equals_netifaces():
 def gwlab():
     require_namespaces()
     from test_routes import build_routes_lab
+
     ns = build_routes_lab()
     try:
-        ns.batch([
-            # another table's default, with a lower metric than main's
-            "route add default via 10.2.0.1 dev vc table 100 metric 10",
-            "route add default via 10.1.0.1 dev va table 1000",
-            "route add 0.0.0.0/1 via 10.2.0.1 dev vc metric 300",
-            "route add default via 10.2.0.1 dev vc metric 3000000000 table 200",
-            "route add ::/1 via fe80::2 dev vc metric 400",
-            "route add default via 2001:db8:1::1 dev va table 100",
-        ])
+        ns.batch(
+            [
+                # another table's default, with a lower metric than main's
+                "route add default via 10.2.0.1 dev vc table 100 metric 10",
+                "route add default via 10.1.0.1 dev va table 1000",
+                "route add 0.0.0.0/1 via 10.2.0.1 dev vc metric 300",
+                "route add default via 10.2.0.1 dev vc metric 3000000000 table 200",
+                "route add ::/1 via fe80::2 dev vc metric 400",
+                "route add default via 2001:db8:1::1 dev va table 100",
+            ]
+        )
         yield ns
     finally:
         ns.delete()
@@ -206,7 +219,7 @@ def test_gateways_equal_netifaces(gwlab):
         mine = ours.gateways()
     assert mine == theirs
     assert list(mine) == list(theirs)
-    assert theirs["default"]         # the lab has default gateways of both families
+    assert theirs["default"]  # the lab has default gateways of both families
     assert len(theirs[ours.AF_INET]) >= 4 and len(theirs[ours.AF_INET6]) >= 3
 
 
@@ -220,20 +233,36 @@ def test_ifaddresses_asks_for_one_link(nflab):
     its addresses by index, an ioctl per IPv4 address; nothing else."""
     if not shutil.which("strace"):
         pytest.skip("needs strace (apt-get install strace), which sees the requests")
-    code = ("import os, netifc.compat.netifaces as n\n"
-            "n.ifaddresses('lo')\n"          # the socket made, the imports done
-            "os.write(1, b'compat-mark\\n')\n"
-            "n.ifaddresses('v1')\n")
-    r = nflab.run(["strace", "-f", "-e", "trace=socket,sendto,sendmsg,ioctl,write", "-o",
-                   "/dev/stderr", sys.executable, "-c", code], capture_output=True, text=True,
-                  cwd="/")
+    code = (
+        "import os, netifc.compat.netifaces as n\n"
+        "n.ifaddresses('lo')\n"  # the socket made, the imports done
+        "os.write(1, b'compat-mark\\n')\n"
+        "n.ifaddresses('v1')\n"
+    )
+    r = nflab.run(
+        [
+            "strace",
+            "-f",
+            "-e",
+            "trace=socket,sendto,sendmsg,ioctl,write",
+            "-o",
+            "/dev/stderr",
+            sys.executable,
+            "-c",
+            code,
+        ],
+        capture_output=True,
+        text=True,
+        cwd="/",
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     calls = r.stderr.split("compat-mark", 1)[1].splitlines()[1:]
     sends = [c for c in calls if "sendto(" in c or "sendmsg(" in c]
     assert len(sends) == 2, sends
     assert "RTM_GETLINK" in sends[0] and "NLM_F_DUMP" not in sends[0]
-    assert "RTM_GETADDR" in sends[1] and re.search(r"ifa_index=(if_nametoindex\(\"v1\"\)|[1-9])",
-                                                   sends[1])
+    assert "RTM_GETADDR" in sends[1] and re.search(
+        r"ifa_index=(if_nametoindex\(\"v1\"\)|[1-9])", sends[1]
+    )
     ioctls = [c for c in calls if "ioctl(" in c]
     v1 = [a for a in nflab.ipj("-4", "addr", "show", "dev", "v1")[0]["addr_info"]]
     assert len(ioctls) == len(v1) and all("SIOCGIFADDR" in c for c in ioctls)
@@ -244,6 +273,7 @@ def test_no_leak(nflab):
     """Descriptors and memory stay flat over many calls."""
     import gc
     import tracemalloc
+
     with nflab.entered():
         for _ in range(50):
             ours.ifaddresses("v0:1")

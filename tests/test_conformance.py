@@ -1,4 +1,5 @@
 """netifc against iproute2, on the host and in the lab namespace, on every backend."""
+
 import socket
 
 import pytest
@@ -6,12 +7,16 @@ import pytest
 import netifc
 from nslab import ip_addrs, ip_groups, ip_links
 
-pytestmark = pytest.mark.backends    # every test, on every backend (conftest.py)
+pytestmark = pytest.mark.backends  # every test, on every backend (conftest.py)
 
 FAMILY = {"inet": socket.AF_INET, "inet6": socket.AF_INET6}
-GO_FLAG = {"UP": netifc.Flags.UP, "BROADCAST": netifc.Flags.BROADCAST,
-           "LOOPBACK": netifc.Flags.LOOPBACK, "POINTOPOINT": netifc.Flags.POINTTOPOINT,
-           "MULTICAST": netifc.Flags.MULTICAST}
+GO_FLAG = {
+    "UP": netifc.Flags.UP,
+    "BROADCAST": netifc.Flags.BROADCAST,
+    "LOOPBACK": netifc.Flags.LOOPBACK,
+    "POINTOPOINT": netifc.Flags.POINTTOPOINT,
+    "MULTICAST": netifc.Flags.MULTICAST,
+}
 
 
 def check_link(i, want, backend):
@@ -27,7 +32,7 @@ def check_link(i, want, backend):
     assert i.flags == flags, (i, want)
     if want["link_type"] is not None:
         assert i.link_type == want["link_type"]
-    if backend == "getifaddrs":     # derived from the flags: never "unknown"
+    if backend == "getifaddrs":  # derived from the flags: never "unknown"
         assert (i.operstate == "up") == want["running"]
     else:
         assert i.operstate == want["operstate"]
@@ -36,7 +41,10 @@ def check_link(i, want, backend):
 def check_addr(a, want, backend, lifetime_slack=3):
     assert a.family == FAMILY[want["family"]]
     assert (a.address, a.prefixlen, a.index) == (want["address"], want["prefixlen"], want["index"])
-    assert (a.peer, a.broadcast, a.zone) == (want["peer"], want["broadcast"], want["zone"]), (a, want)
+    assert (a.peer, a.broadcast, a.zone) == (want["peer"], want["broadcast"], want["zone"]), (
+        a,
+        want,
+    )
     if backend == "getifaddrs":
         # getifaddrs() has no lifetimes: unknown, never "forever".
         assert a.valid_lifetime is None and a.preferred_lifetime is None
@@ -76,10 +84,13 @@ def test_interface_addrs_match_ip(where, backend):
     want = ip_addrs(where)
     with where.entered():
         got = netifc.interface_addrs()
-    flat = sorted((w for rows in want.values() for w in rows),
-                  key=lambda w: (w["index"], w["family"], w["address"]))
-    got = sorted(got, key=lambda a: (a.index, "inet" if a.family == socket.AF_INET else "inet6",
-                                     a.address))
+    flat = sorted(
+        (w for rows in want.values() for w in rows),
+        key=lambda w: (w["index"], w["family"], w["address"]),
+    )
+    got = sorted(
+        got, key=lambda a: (a.index, "inet" if a.family == socket.AF_INET else "inet6", a.address)
+    )
     assert len(got) == len(flat)
     for a, w in zip(got, flat):
         check_addr(a, w, backend)
@@ -91,7 +102,7 @@ def test_addrs_per_interface_match_ip(where, backend):
         for i in netifc.interfaces():
             got = i.addrs()
             rows = want.get(i.index, [])
-            if backend == "getifaddrs":     # glibc orders by its own rules
+            if backend == "getifaddrs":  # glibc orders by its own rules
                 got = sorted(got, key=lambda a: (a.family, a.address))
                 rows = sorted(rows, key=lambda w: (FAMILY[w["family"]], w["address"]))
             assert len(got) == len(rows), i
@@ -106,8 +117,9 @@ def test_multicast_match_ip(where, backend):
         snap = netifc.multicast_snapshot()
         for i in ifaces:
             got = i.multicast_addrs()
-            key = sorted(("inet" if g.family == socket.AF_INET else "inet6", g.address, g.zone)
-                         for g in got)
+            key = sorted(
+                ("inet" if g.family == socket.AF_INET else "inet6", g.address, g.zone) for g in got
+            )
             assert key == want.get(i.index, []), i
             for g in got:
                 assert g.index == i.index and g.ip.is_multicast
@@ -135,7 +147,12 @@ def test_lab_details(lab, backend):
         assert tun.flags & netifc.Flags.POINTTOPOINT
         assert tun.hardware_addr == b""
         (a4,) = [a for a in tun.addrs() if a.family == socket.AF_INET]
-        assert (a4.address, a4.peer, a4.prefixlen, a4.broadcast) == ("10.9.0.1", "10.9.0.2", 32, None)
+        assert (a4.address, a4.peer, a4.prefixlen, a4.broadcast) == (
+            "10.9.0.1",
+            "10.9.0.2",
+            32,
+            None,
+        )
         v6 = [a for a in tun.addrs() if a.address == "2001:db8:9::1"]
         assert v6 and v6[0].peer == "2001:db8:9::2"
         v1 = netifc.interface_by_name("v1")
@@ -156,23 +173,31 @@ def test_lab_details(lab, backend):
             dep = [a for a in v0.addrs() if a.address == "2001:db8:2::1"][0]
             assert dep.flags & netifc.AddrFlags.DEPRECATED and dep.preferred_lifetime == 0
             # Against ip read right after: the lab may be minutes old by now.
-            want = [a for a in lab.ipj("addr", "show", "dev", "v0")[0]["addr_info"]
-                    if a["local"] == "2001:db8:2::1"][0]["valid_life_time"]
+            want = [
+                a
+                for a in lab.ipj("addr", "show", "dev", "v0")[0]["addr_info"]
+                if a["local"] == "2001:db8:2::1"
+            ][0]["valid_life_time"]
             assert 0 <= dep.valid_lifetime - want <= 2 and dep.valid_lifetime <= 3600
-            tent = [a for a in netifc.interface_by_name("vt0").addrs()
-                    if a.address == "2001:db8:7::1"][0]
+            tent = [
+                a for a in netifc.interface_by_name("vt0").addrs() if a.address == "2001:db8:7::1"
+            ][0]
             assert tent.flags & netifc.AddrFlags.TENTATIVE
 
 
 def test_names_round_trip(lab, backend):
     from nslab import BYTES_NAME, LONG_NAME, ODD_NAME
+
     with lab.entered():
         for name in (LONG_NAME, ODD_NAME, BYTES_NAME):
             i = netifc.interface_by_name(name)
             assert i.name == name
             assert netifc.interface_by_index(i.index).name == name
-        assert [a.address for a in netifc.interface_by_name(LONG_NAME).addrs()
-                if a.family == socket.AF_INET] == ["198.19.0.1"]
+        assert [
+            a.address
+            for a in netifc.interface_by_name(LONG_NAME).addrs()
+            if a.family == socket.AF_INET
+        ] == ["198.19.0.1"]
         with pytest.raises(netifc.NoSuchInterface):
             netifc.interface_by_name(LONG_NAME + "p")
 
@@ -201,7 +226,9 @@ def test_thread_follows_its_namespace(lab, host, backend):
     with lab.entered():
         inside = {i.name for i in netifc.interfaces()}
         assert inside == {l["name"] for l in ip_links(lab).values()}
-    assert {i.name for i in netifc.interfaces()} == outside == {
-        l["name"] for l in ip_links(host).values()}
+    assert (
+        {i.name for i in netifc.interfaces()}
+        == outside
+        == {l["name"] for l in ip_links(host).values()}
+    )
     assert "tun0" in inside and "tun0" not in outside
-

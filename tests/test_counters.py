@@ -1,5 +1,6 @@
 """Link counters and link settings, against /proc/net/dev, sysfs, ethtool and
 traffic the tests send between two namespaces over a veth pair."""
+
 import json
 import os
 import pickle
@@ -11,23 +12,31 @@ import sys
 import pytest
 
 import netifc
-from netifc import _netifc
 from conftest import BACKENDS, MORE_PATHS, require_namespaces
+from netifc import _netifc
 from nslab import Netns, in_new_thread
 
 # Every backend, and the link settings' ioctl path (SIOCETHTOOL, not ethtool netlink).
 pytestmark = pytest.mark.backends("netlink", "netlink-nostrict", "netlink-ioctl", "getifaddrs")
-WRAP = 2 ** 32      # the getifaddrs backend's counters are the kernel's 32-bit ones
+WRAP = 2**32  # the getifaddrs backend's counters are the kernel's 32-bit ones
 
 
 # /proc/net/dev's columns, each the sum of these counters (the kernel's
 # dev_seq_printf_stats).
 PROC_COLUMNS = (
-    ("rx_bytes",), ("rx_packets",), ("rx_errors",), ("rx_dropped", "rx_missed_errors"),
+    ("rx_bytes",),
+    ("rx_packets",),
+    ("rx_errors",),
+    ("rx_dropped", "rx_missed_errors"),
     ("rx_fifo_errors",),
     ("rx_length_errors", "rx_over_errors", "rx_crc_errors", "rx_frame_errors"),
-    ("rx_compressed",), ("multicast",),
-    ("tx_bytes",), ("tx_packets",), ("tx_errors",), ("tx_dropped",), ("tx_fifo_errors",),
+    ("rx_compressed",),
+    ("multicast",),
+    ("tx_bytes",),
+    ("tx_packets",),
+    ("tx_errors",),
+    ("tx_dropped",),
+    ("tx_fifo_errors",),
     ("collisions",),
     ("tx_carrier_errors", "tx_aborted_errors", "tx_window_errors", "tx_heartbeat_errors"),
     ("tx_compressed",),
@@ -104,26 +113,30 @@ def test_counters_are_values(backend):
     assert _netifc._counters(c.index, "lo", changed) != c
 
 
-@pytest.mark.parametrize("args, error", [
-    ((0, "lo", (0,) * 25), ValueError),
-    ((1, "", (0,) * 25), ValueError),
-    ((1, "x" * 16, (0,) * 25), ValueError),
-    ((1, "a\0b", (0,) * 25), ValueError),
-    ((1, "lo", (0,) * 24), ValueError),
-    ((1, "lo", (None,) + (0,) * 24), ValueError),
-    ((1, "lo", (-1,) + (0,) * 24), OverflowError),
-    ((1, "lo", (2 ** 64,) + (0,) * 24), OverflowError),
-    ((1, "lo", ("1",) + (0,) * 24), TypeError),
-    ((1, "lo", (True,) + (0,) * 24), TypeError),
-    ((1, "lo", [0] * 25), TypeError),
-    (("1", "lo", (0,) * 25), TypeError),
-])
+@pytest.mark.parametrize(
+    "args, error",
+    [
+        ((0, "lo", (0,) * 25), ValueError),
+        ((1, "", (0,) * 25), ValueError),
+        ((1, "x" * 16, (0,) * 25), ValueError),
+        ((1, "a\0b", (0,) * 25), ValueError),
+        ((1, "lo", (0,) * 24), ValueError),
+        ((1, "lo", (None,) + (0,) * 24), ValueError),
+        ((1, "lo", (-1,) + (0,) * 24), OverflowError),
+        ((1, "lo", (2**64,) + (0,) * 24), OverflowError),
+        ((1, "lo", ("1",) + (0,) * 24), TypeError),
+        ((1, "lo", (True,) + (0,) * 24), TypeError),
+        ((1, "lo", [0] * 25), TypeError),
+        (("1", "lo", (0,) * 25), TypeError),
+    ],
+)
 def test_rebuilt_counters_refuse_bad_values(backend, args, error):
     with pytest.raises(error):
         _netifc._counters(*args)
 
 
 # ---- in namespaces of the tests' own ---------------------------------------
+
 
 @pytest.fixture(scope="module")
 def pair():
@@ -161,8 +174,8 @@ def test_counters_match_proc_net_dev_in_a_namespace(backend, pair):
 
 
 N, PAYLOAD = 200, 1000
-FRAME = PAYLOAD + 8 + 20 + 14       # UDP, IPv4 and Ethernet headers, as veth counts it
-SLACK = 5                           # packets not of the test's own (none expected)
+FRAME = PAYLOAD + 8 + 20 + 14  # UDP, IPv4 and Ethernet headers, as veth counts it
+SLACK = 5  # packets not of the test's own (none expected)
 
 
 def test_counters_rise_by_the_traffic_sent(backend, pair):
@@ -178,7 +191,7 @@ def test_counters_rise_by_the_traffic_sent(backend, pair):
         before_a, before_b = counters_of(a, "ca"), counters_of(b, "cb")
         with a.entered():
             one_before = netifc.interface_by_name("ca").counters()
-        for _ in range(N):      # each read before the next is sent: none dropped at rx
+        for _ in range(N):  # each read before the next is sent: none dropped at rx
             tx.sendto(b"x" * PAYLOAD, rx.getsockname())
             assert len(rx.recv(2048)) == PAYLOAD
         after_a, after_b = counters_of(a, "ca"), counters_of(b, "cb")
@@ -187,12 +200,17 @@ def test_counters_rise_by_the_traffic_sent(backend, pair):
     finally:
         rx.close()
         tx.close()
-    for before, after, direction in ((before_a, after_a, "tx"), (before_b, after_b, "rx"),
-                                     (one_before, one_after, "tx")):
-        packets = rise(getattr(before, f"{direction}_packets"),
-                       getattr(after, f"{direction}_packets"), wrap)
-        sent = rise(getattr(before, f"{direction}_bytes"), getattr(after, f"{direction}_bytes"),
-                    wrap)
+    for before, after, direction in (
+        (before_a, after_a, "tx"),
+        (before_b, after_b, "rx"),
+        (one_before, one_after, "tx"),
+    ):
+        packets = rise(
+            getattr(before, f"{direction}_packets"), getattr(after, f"{direction}_packets"), wrap
+        )
+        sent = rise(
+            getattr(before, f"{direction}_bytes"), getattr(after, f"{direction}_bytes"), wrap
+        )
         assert N <= packets <= N + SLACK, (direction, packets)
         assert N * FRAME <= sent <= N * FRAME + SLACK * 1514, (direction, sent)
     assert after_b.rx_errors == before_b.rx_errors and after_b.rx_dropped == before_b.rx_dropped
@@ -214,7 +232,7 @@ def names_agree(ns):
     """counters() names each link as ip -j link and /proc/net/dev do, at one moment."""
     got = {(c.index, c.ifname) for c in netifc.counters()}
     links = {(l["ifindex"], l["ifname"]) for l in ns.ipj("link")}
-    assert got == links, (got ^ links)
+    assert got == links, got ^ links
     assert {name for _, name in got} == set(proc_net_dev())
 
 
@@ -226,18 +244,21 @@ def test_counters_names_follow_renames_and_removals(backend, pair):
         names_agree(a)
         a.batch([f"link add ctr{i} type veth peer name ctq{i}" for i in range(4)])
         names_agree(a)
-        for _ in range(3):   # renamed one way and back: each call sees the last name
+        for _ in range(3):  # renamed one way and back: each call sees the last name
             a.batch([f"link set ctr{i} name ctn{i}" for i in range(4)])
             names_agree(a)
             a.batch([f"link set ctn{i} name ctr{i}" for i in range(4)])
             names_agree(a)
-        a.batch(["link del ctr1", "link set ctr2 name ctn2",
-                 "link add ctr5 type veth peer name ctq5"])
+        a.batch(
+            ["link del ctr1", "link set ctr2 name ctn2", "link add ctr5 type veth peer name ctq5"]
+        )
         names_agree(a)
         # Many more notifications than a socket's queue holds: some are lost.
         renames = [("ctr0", "ct0x")] + [(f"ct{j % 2}x", f"ct{(j + 1) % 2}x") for j in range(400)]
-        a.batch([f"link set {old} name {new}" for old, new in renames] +
-                [f"link set ctq{i} name ctp{i}" for i in (0, 3)])
+        a.batch(
+            [f"link set {old} name {new}" for old, new in renames]
+            + [f"link set ctq{i} name ctp{i}" for i in (0, 3)]
+        )
         names_agree(a)
         a.batch(["link del ct0x", "link del ctp3", "link del ctn2", "link del ctr5"])
         names_agree(a)
@@ -252,7 +273,7 @@ def test_counters_names_survive_fork(backend, pair):
         try:
             names_agree(a)
             pid = os.fork()
-            if pid == 0:    # the child: a call of its own, a rename, another call
+            if pid == 0:  # the child: a call of its own, a rename, another call
                 code = 1
                 try:
                     netifc.counters()
@@ -283,11 +304,14 @@ def test_counters_in_a_thread_follow_its_namespace(backend, pair):
 
 # ---- link settings -----------------------------------------------------------
 
+
 def sysfs_settings(ns, name):
     """(speed or None, duplex or None) as sysfs tells them in ns."""
+
     def read(what):
         r = ns.run(["cat", f"/sys/class/net/{name}/{what}"], capture_output=True, text=True)
         return r.stdout.strip() if r.returncode == 0 else None
+
     speed, duplex = read("speed"), read("duplex")
     speed = int(speed) if speed and int(speed) > 0 else None
     return speed, duplex if duplex in ("full", "half") else None
@@ -310,6 +334,7 @@ def test_veth_link_settings_match_sysfs_and_ethtool(backend, pair):
 
 def test_host_link_settings_match_sysfs(backend):
     from nslab import Host
+
     host = Host()
     for i in netifc.interfaces():
         ls = i.link_settings()
@@ -330,31 +355,40 @@ def test_link_settings_of_a_vanished_interface_raise(backend, pair):
 
 # ---- netifc -s ---------------------------------------------------------------
 
+
 def cli(ns, backend, *args):
     name, options = {**BACKENDS, **MORE_PATHS}[backend]
-    code = ("import sys, netifc._netifc as m; m._set_backend(sys.argv[1], int(sys.argv[2]));"
-            "from netifc.__main__ import main; sys.exit(main(sys.argv[3:]))")
-    return ns.run([sys.executable, "-c", code, name, str(options), *args], capture_output=True,
-                  text=True, errors="surrogateescape", cwd="/")
+    code = (
+        "import sys, netifc._netifc as m; m._set_backend(sys.argv[1], int(sys.argv[2]));"
+        "from netifc.__main__ import main; sys.exit(main(sys.argv[3:]))"
+    )
+    return ns.run(
+        [sys.executable, "-c", code, name, str(options), *args],
+        capture_output=True,
+        text=True,
+        errors="surrogateescape",
+        cwd="/",
+    )
 
 
 def ip_stats(ns, *args):
     """`ip -s link` text less what netifc -s leaves out: what `netifc` leaves
     out of `ip addr` (test_cli_ip.strip_ip), and `mode` on the first line."""
     from test_cli_ip import strip_ip
+
     text = ns.ip("-s", "link", "show", *args).stdout
     text = re.sub(r"(?m)^(\d+: .*) mode \S+", r"\1", text)
     return strip_ip(text, ns.ipj("link", "show", *args))
 
 
 def test_cli_stats_is_ip_s_link(backend, pair):
-    for ns in pair:     # small counts: the 32-bit ones (getifaddrs) read the same
+    for ns in pair:  # small counts: the 32-bit ones (getifaddrs) read the same
         for args in ((), (("ca" if ns is pair[0] else "cb"),)):
             want = ip_stats(ns, *args)
             r = cli(ns, backend, "-s", *args)
             assert r.returncode == 0 and r.stderr == "", r.stderr
             assert ip_stats(ns, *args) == want, "counters moved while compared"
-            if backend == "getifaddrs":     # its operstate is derived from the flags
+            if backend == "getifaddrs":  # its operstate is derived from the flags
                 want = re.sub(r"(?m)^(\d+: .*) state \S+", r"\1", want)
                 r.stdout = re.sub(r"(?m)^(\d+: .*) state \S+", r"\1", r.stdout)
             assert r.stdout == want
@@ -365,8 +399,9 @@ def test_cli_stats_json_has_every_counter(backend, pair):
     r = cli(a, backend, "-s", "-j", "ca")
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
-    assert [(d["index"], d["name"]) for d in doc] == [(l["ifindex"], "ca")
-                                                      for l in a.ipj("link", "show", "ca")]
+    assert [(d["index"], d["name"]) for d in doc] == [
+        (l["ifindex"], "ca") for l in a.ipj("link", "show", "ca")
+    ]
     assert list(doc[0]["counters"]) == list(_netifc._counter_fields)
     ip = a.ipj("-s", "link", "show", "ca")[0]["stats64"]
     for field, key in (("rx_bytes", ("rx", "bytes")), ("tx_packets", ("tx", "packets"))):
@@ -376,6 +411,7 @@ def test_cli_stats_json_has_every_counter(backend, pair):
 
 def test_cli_stats_refuses_other_forms(backend):
     from nslab import Host
+
     for args in (("-s", "-b"), ("-s", "-m"), ("-s", "-4")):
         r = cli(Host(), backend, *args)
         assert r.returncode == 2 and "-s/--stats" in r.stderr

@@ -21,6 +21,7 @@ run in a shell in the same world.  Output is compared exactly, except where
 an example's text says ``...`` (doctest's ELLIPSIS), which the pages use
 only for output the world cannot fix (times, the version).
 """
+
 import doctest
 import json
 import os
@@ -35,8 +36,9 @@ import time
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-ALL_PAGES = sorted([ROOT / "README.rst",
-                    *(p for p in ROOT.glob("docs/**/*.rst") if "_build" not in p.parts)])
+ALL_PAGES = sorted(
+    [ROOT / "README.rst", *(p for p in ROOT.glob("docs/**/*.rst") if "_build" not in p.parts)]
+)
 WORLD = [
     "sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0"
     " net.ipv6.conf.all.router_solicitations=0 net.ipv6.conf.default.router_solicitations=0",
@@ -61,7 +63,6 @@ CONSOLE = re.compile(r"\.\. code-block:: console\n\n((?:(?:    .*)?\n)+)")
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
-
 def console_examples(text):
     """[(line number, command, expected output)] of the page's console blocks."""
     out = []
@@ -71,7 +72,7 @@ def console_examples(text):
         for i, line in enumerate(lines):
             if line.startswith("$ "):
                 expected = []
-                for later in lines[i + 1:]:
+                for later in lines[i + 1 :]:
                     if later.startswith("$ "):
                         break
                     expected.append(later)
@@ -97,6 +98,7 @@ TOOL_ENV = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
 
 # ---- the child: build the world, run one page --------------------------------
 
+
 def build_world():
     os.makedirs("/run/netns", exist_ok=True)
     subprocess.run(["mount", "-t", "tmpfs", "docs-netns", "/run/netns"], check=True)
@@ -111,8 +113,15 @@ def build_world():
 
 
 def link_up(*where):
-    links = json.loads(subprocess.run(["ip", *where, "-j", "link", "show"], check=True,
-                                      capture_output=True, text=True, env=TOOL_ENV).stdout)
+    links = json.loads(
+        subprocess.run(
+            ["ip", *where, "-j", "link", "show"],
+            check=True,
+            capture_output=True,
+            text=True,
+            env=TOOL_ENV,
+        ).stdout
+    )
     return all(l["operstate"] in ("UP", "UNKNOWN") for l in links)
 
 
@@ -126,18 +135,29 @@ def run_page(path):
         runner = doctest.DocTestRunner(optionflags=FLAGS)
         runner.run(test, out=report.append)
         failures += report
-    env = dict(os.environ, PATH=f"{os.path.dirname(sys.executable)}:{os.environ['PATH']}",
-               NO_COLOR="1", COLUMNS="80")
+    env = dict(
+        os.environ,
+        PATH=f"{os.path.dirname(sys.executable)}:{os.environ['PATH']}",
+        NO_COLOR="1",
+        COLUMNS="80",
+    )
     for lineno, command, expected in console_examples(text):
         # outside the source tree, so that python -m finds the installed netifc
-        r = subprocess.run(command, shell=True, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True, env=env,
-                           cwd=tempfile.gettempdir())
+        r = subprocess.run(
+            command,
+            shell=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+            cwd=tempfile.gettempdir(),
+        )
         got = "\n".join(line.rstrip() for line in r.stdout.split("\n"))
         checker = doctest.OutputChecker()
         if not checker.check_output(expected, got, FLAGS):
-            failures.append(f"{path.name}:{lineno}: $ {command}\n--- expected\n{expected}"
-                            f"--- got\n{got}")
+            failures.append(
+                f"{path.name}:{lineno}: $ {command}\n--- expected\n{expected}--- got\n{got}"
+            )
     return failures
 
 
@@ -147,6 +167,7 @@ def child(page):
 
 
 # ---- the tests -----------------------------------------------------------------
+
 
 def test_the_readme_has_examples_to_run():
     """The runner finds the README's examples, of both kinds."""
@@ -161,14 +182,29 @@ PAGES = [p for p in ALL_PAGES if has_examples(p)]
 @pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(ROOT)) for p in PAGES])
 def test_page_examples(page):
     from conftest import require_namespaces
+
     require_namespaces()
     if not shutil.which("unshare"):
         pytest.fail("the examples need util-linux's unshare")
     # the default backend, whatever this run chose
     env = {k: v for k, v in os.environ.items() if k != "NETIFC_BACKEND"}
-    r = subprocess.run(["unshare", "--net", "--mount", "--propagation", "private",
-                        sys.executable, __file__, str(page)],
-                       capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+    r = subprocess.run(
+        [
+            "unshare",
+            "--net",
+            "--mount",
+            "--propagation",
+            "private",
+            sys.executable,
+            __file__,
+            str(page),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+        env=env,
+    )
     assert r.returncode == 0, r.stderr
     failures = json.loads(r.stdout.splitlines()[-1])
     assert not failures, "\n".join(failures)

@@ -1,15 +1,15 @@
 """README.rst's set-up commands are the ones CI runs."""
+
 import pathlib
 import re
-
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 APT_CMD = "apt-get update && apt-get install -y gcc python3-dev python3-venv iproute2 procps"
 RUN_CMD = "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/python -m netifc"
-TEST_CMD = ("python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && "
-            ".venv/bin/python -m pytest")
-
+TEST_CMD = (
+    "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest"
+)
 
 
 def readme_commands():

@@ -1,5 +1,6 @@
 """netifc.Flags, AddrFlags and Addr6Flags: int formatting, text, the kernel's
 bit values, and which class an address's flags are."""
+
 import os
 import pathlib
 import re
@@ -14,7 +15,6 @@ from nslab import Netns
 
 FLAG_CLASSES = (netifc.Flags, netifc.AddrFlags, netifc.Addr6Flags)
 SPECS = ("x", "#x", "X", "#06x", "d", "b", "o", "08b", ">6", "<6", "^7", "+d", ",", "_x", "n")
-
 
 
 @pytest.mark.parametrize("cls", FLAG_CLASSES)
@@ -47,8 +47,9 @@ def parse_text(cls, text):
     return value
 
 
-@pytest.mark.parametrize("cls,top", [(netifc.Flags, 1 << 8), (netifc.AddrFlags, 1 << 13),
-                                     (netifc.Addr6Flags, 1 << 13)])
+@pytest.mark.parametrize(
+    "cls,top", [(netifc.Flags, 1 << 8), (netifc.AddrFlags, 1 << 13), (netifc.Addr6Flags, 1 << 13)]
+)
 def test_text_names_every_bit_and_reads_back(cls, top):
     known = 0
     for m in cls:
@@ -58,7 +59,11 @@ def test_text_names_every_bit_and_reads_back(cls, top):
         assert (text == "0") == (value == 0)
         assert parse_text(cls, text) == value
         unknown = value & ~known
-        assert text.endswith(f"|{unknown:#x}") or text == f"{unknown:#x}" if unknown else "0x" not in text
+        assert (
+            text.endswith(f"|{unknown:#x}") or text == f"{unknown:#x}"
+            if unknown
+            else "0x" not in text
+        )
 
 
 def test_text_examples():
@@ -90,8 +95,10 @@ def kernel_ifa_flags():
     if not header.exists():
         pytest.skip("the kernel's uapi headers are not installed (linux-libc-dev)")
     defs = dict(re.findall(r"#define\s+IFA_F_(\w+)\s+(\w+)", header.read_text()))
-    return {name: int(v, 16) if v.startswith("0x") else int(defs[v.replace("IFA_F_", "")], 16)
-            for name, v in defs.items()}
+    return {
+        name: int(v, 16) if v.startswith("0x") else int(defs[v.replace("IFA_F_", "")], 16)
+        for name, v in defs.items()
+    }
 
 
 def test_addr_flags_are_the_kernels_ifa_f_bits():
@@ -105,8 +112,13 @@ def test_addr_flags_are_the_kernels_ifa_f_bits():
 def test_flag_values_are_gos():
     F = netifc.Flags
     assert [(m.name, int(m)) for m in F] == [
-        ("UP", 1), ("BROADCAST", 2), ("LOOPBACK", 4), ("POINTTOPOINT", 8), ("MULTICAST", 16),
-        ("RUNNING", 32)]
+        ("UP", 1),
+        ("BROADCAST", 2),
+        ("LOOPBACK", 4),
+        ("POINTTOPOINT", 8),
+        ("MULTICAST", 16),
+        ("RUNNING", 32),
+    ]
 
 
 def test_forever_is_what_ip_prints_for_forever():
@@ -123,9 +135,16 @@ def privacy_ns():
         ns.sysctl("net.ipv6.conf.all.accept_dad", 0)
         ns.sysctl("net.ipv6.conf.default.accept_dad", 0)
         ns.sysctl("net.ipv6.conf.default.use_tempaddr", 2)
-        ns.batch(["link add d0 type veth peer name d1", "link set d0 up", "link set d1 up",
-                  "addr add 192.0.2.1/24 dev d0", "addr add 192.0.2.9/24 dev d0",
-                  "addr add 2001:db8:5::1/64 dev d0 mngtmpaddr"])
+        ns.batch(
+            [
+                "link add d0 type veth peer name d1",
+                "link set d0 up",
+                "link set d1 up",
+                "addr add 192.0.2.1/24 dev d0",
+                "addr add 192.0.2.9/24 dev d0",
+                "addr add 2001:db8:5::1/64 dev d0 mngtmpaddr",
+            ]
+        )
         yield ns
     finally:
         ns.delete()
@@ -134,14 +153,19 @@ def privacy_ns():
 def ip_flag_words(ns):
     """{(address, prefixlen): set of ip -j's flag keys} for every address."""
     words = {"secondary", "temporary", "mngtmpaddr", "deprecated", "tentative", "dynamic"}
-    return {(a["local"], a["prefixlen"]): {w for w in words if a.get(w)}
-            for link in ns.ipj("addr", "show") for a in link.get("addr_info", [])}
+    return {
+        (a["local"], a["prefixlen"]): {w for w in words if a.get(w)}
+        for link in ns.ipj("addr", "show")
+        for a in link.get("addr_info", [])
+    }
 
 
 @pytest.mark.parametrize("backend_name", list(BACKENDS))
 def test_address_flags_class_and_text_follow_the_family(privacy_ns, backend_name):
     want = ip_flag_words(privacy_ns)
-    assert any("temporary" in w for w in want.values()), f"the kernel made no temporary address: {want}"
+    assert any("temporary" in w for w in want.values()), (
+        f"the kernel made no temporary address: {want}"
+    )
     assert any("secondary" in w for w in want.values())
     _netifc._set_backend(*BACKENDS[backend_name])
     try:
@@ -162,7 +186,7 @@ def test_address_flags_class_and_text_follow_the_family(privacy_ns, backend_name
             assert type(a.flags) is netifc.AddrFlags
             assert "temporary" not in words
         if BACKENDS[backend_name][0] == "getifaddrs":
-            continue    # it knows no address flags
+            continue  # it knows no address flags
         ip = want[(a.address, a.prefixlen)]
         for w in ("secondary", "temporary", "mngtmpaddr", "deprecated", "tentative"):
             name = "managetempaddr" if w == "mngtmpaddr" else w

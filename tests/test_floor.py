@@ -1,5 +1,6 @@
 """netifc._floor, the benchmark harness's kernel floor: its arguments, its
 requests, its two sockets.  The links come from iproute2."""
+
 import errno
 import os
 import re
@@ -18,7 +19,6 @@ if not sys.platform.startswith("linux"):
 from netifc import _floor  # noqa: E402
 
 TIMERS = {"fresh": _floor.fresh, "kept": _floor.kept}
-
 
 
 @pytest.fixture(scope="module")
@@ -74,10 +74,26 @@ def what_is_asked(name):
         if os.environ.get("CI"):
             pytest.fail("CI must run the floor's request test: strace is missing")
         pytest.skip("the floor's request test needs strace")
-    r = subprocess.run(["strace", "-qq", "-e", "signal=none", "-s", "65536",
-                        "-e", "trace=getppid,sendto,sendmsg,ioctl,readlinkat",
-                        sys.executable, "-c", CHILD, name, str(ROUNDS)],
-                       capture_output=True, text=True, check=True)
+    r = subprocess.run(
+        [
+            "strace",
+            "-qq",
+            "-e",
+            "signal=none",
+            "-s",
+            "65536",
+            "-e",
+            "trace=getppid,sendto,sendmsg,ioctl,readlinkat",
+            sys.executable,
+            "-c",
+            CHILD,
+            name,
+            str(ROUNDS),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     parts, seen = [], []
     for line in r.stderr.splitlines():
         m = CALL.match(line)
@@ -95,11 +111,22 @@ def what_is_asked(name):
     return ours, floor[1:]
 
 
-@pytest.mark.parametrize("name", ["BenchmarkInterfaces", "BenchmarkInterfaceByIndex",
-                                  "BenchmarkInterfaceByName", "BenchmarkInterfaceAddrs",
-                                  "BenchmarkInterfacesAndAddrs",
-                                  "BenchmarkInterfacesAndMulticastAddrs", "Snapshot",
-                                  "Routes", "RouteGet", "Counters", "InterfaceCounters"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "BenchmarkInterfaces",
+        "BenchmarkInterfaceByIndex",
+        "BenchmarkInterfaceByName",
+        "BenchmarkInterfaceAddrs",
+        "BenchmarkInterfacesAndAddrs",
+        "BenchmarkInterfacesAndMulticastAddrs",
+        "Snapshot",
+        "Routes",
+        "RouteGet",
+        "Counters",
+        "InterfaceCounters",
+    ],
+)
 def test_the_floor_asks_what_netifc_asks(name):
     """Each bench row's kept floor with the namespace check makes, round for
     round, the very requests netifc's call makes: the same netlink messages,
@@ -156,7 +183,7 @@ BAD = [
     (("links",), {}, TypeError, None),
     ((), {}, TypeError, None),
     (("links", 1), {"bogus": 1}, TypeError, "bogus"),
-    (("links", 1, 0, None, (), True), {}, TypeError, None),     # nscheck: keyword only
+    (("links", 1, 0, None, (), True), {}, TypeError, None),  # nscheck: keyword only
     (("link_counters", 1), {}, ValueError, "needs a link index"),
 ]
 
@@ -170,9 +197,16 @@ def test_bad_arguments(timer, args, kwargs, exc, part):
 
 def test_keywords_and_signature(lo):
     import inspect
+
     for fn in TIMERS.values():
-        assert list(inspect.signature(fn).parameters) == ["op", "n", "index", "name", "zones",
-                                                          "nscheck"]
+        assert list(inspect.signature(fn).parameters) == [
+            "op",
+            "n",
+            "index",
+            "name",
+            "zones",
+            "nscheck",
+        ]
         assert fn(op="link_index", n=3, index=lo["index"]) > 0
 
 
@@ -231,18 +265,21 @@ def test_kept_asks_on_one_socket_fresh_on_many(lo):
 def test_no_leak_of_memory_or_descriptors(lo, links):
     """Every path, good and bad, many times: memory and descriptors held steady."""
     import tracemalloc
+
     absent = max(links) + 1000
 
     def every_path():
         for fn in TIMERS.values():
             fn("addrs", 2, 0, None, sorted(links))
             fn("link_index", 2, lo["index"])
-            for args, exc in ((("addrs", 1, 0, None, [1, "x"]), TypeError),
-                              (("addrs", 1, 0, None, [1, 0]), ValueError),
-                              (("link_name", 1, 0, "l\0o"), ValueError),
-                              (("nosuchop", 1), ValueError),
-                              (("link_index", 2, absent), OSError)):
-                try:            # not pytest.raises: it keeps what it caught
+            for args, exc in (
+                (("addrs", 1, 0, None, [1, "x"]), TypeError),
+                (("addrs", 1, 0, None, [1, 0]), ValueError),
+                (("link_name", 1, 0, "l\0o"), ValueError),
+                (("nosuchop", 1), ValueError),
+                (("link_index", 2, absent), OSError),
+            ):
+                try:  # not pytest.raises: it keeps what it caught
                     fn(*args)
                 except exc:
                     pass

@@ -1,4 +1,5 @@
 """Hardening: leaks, threads, churn, fork, spoofed netlink, hostile input."""
+
 import errno
 import gc
 import os
@@ -11,13 +12,12 @@ import time
 import tracemalloc
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 import netifc
 from nslab import REPORTS, Netns, in_new_thread, ip_links, own_netlink_ports
 
-pytestmark = pytest.mark.backends    # every test, on every backend (conftest.py)
+pytestmark = pytest.mark.backends  # every test, on every backend (conftest.py)
 
 
 def loopback():
@@ -74,7 +74,7 @@ def test_no_leak_of_memory_refs_or_descriptors(backend):
     lo = loopback()
     calls = every_call(lo)
     rounds = LEAK_ROUNDS.get(backend, 10_000)
-    call_all(calls, 2_000)                      # warm caches and allocator pools
+    call_all(calls, 2_000)  # warm caches and allocator pools
     gc.collect()
     fds, rss, objs = open_fds(), rss_bytes(), len(gc.get_objects())
     call_all(calls, rounds)
@@ -165,26 +165,36 @@ def test_churn(backend):
     threads call every API: no crash, no error but NoSuchInterface for what was just
     deleted, every snapshot consistent, and no table short of a link that stayed."""
     from conftest import require_namespaces
+
     require_namespaces()
     ns = Netns("churn")
     seconds = CHURN_SECONDS.get(backend, 4.0)
     stop = threading.Event()
     problems, counts = [], {"calls": 0, "snapshots": 0, "churn": 0}
     try:
-        ns.batch([f"link add s{i} type veth peer name t{i}" for i in range(20)]
-                 + [f"addr add 10.77.{i}.1/24 dev s{i}" for i in range(20)])
+        ns.batch(
+            [f"link add s{i} type veth peer name t{i}" for i in range(20)]
+            + [f"addr add 10.77.{i}.1/24 dev s{i}" for i in range(20)]
+        )
         stable = {f"s{i}" for i in range(20)} | {f"t{i}" for i in range(20)} | {"lo"}
 
         def churn():
             k = 0
             while not stop.is_set():
                 name = f"c{k % 8}"
-                lines = [f"link add {name} type veth peer name {name}p",
-                         f"addr add 10.78.{k % 250}.1/24 dev {name}",
-                         f"addr add fd78::{k % 60000:x}/64 dev {name}",
-                         f"link set {name} up", f"link del {name}"]
-                r = subprocess.run(["ip", "-n", ns.name, "-force", "-batch", "-"],
-                                   input="\n".join(lines) + "\n", text=True, capture_output=True)
+                lines = [
+                    f"link add {name} type veth peer name {name}p",
+                    f"addr add 10.78.{k % 250}.1/24 dev {name}",
+                    f"addr add fd78::{k % 60000:x}/64 dev {name}",
+                    f"link set {name} up",
+                    f"link del {name}",
+                ]
+                r = subprocess.run(
+                    ["ip", "-n", ns.name, "-force", "-batch", "-"],
+                    input="\n".join(lines) + "\n",
+                    text=True,
+                    capture_output=True,
+                )
                 counts["churn"] += r.returncode == 0
                 k += 1
 
@@ -208,7 +218,7 @@ def test_churn(backend):
                             try:
                                 netifc.interface_by_index(i.index)
                                 netifc.interface_by_name(i.name)
-                                i.addrs()       # a vanished link's raise NoSuchInterface
+                                i.addrs()  # a vanished link's raise NoSuchInterface
                                 i.multicast_addrs()
                             except netifc.NoSuchInterface:
                                 if i.name in stable:
@@ -218,8 +228,9 @@ def test_churn(backend):
                         problems.append(repr(e))
                         return
 
-        threads = [threading.Thread(target=churn)] + [threading.Thread(target=caller)
-                                                      for _ in range(4)]
+        threads = [threading.Thread(target=churn)] + [
+            threading.Thread(target=caller) for _ in range(4)
+        ]
         for t in threads:
             t.start()
         time.sleep(seconds)
@@ -231,8 +242,10 @@ def test_churn(backend):
         ns.delete()
     assert not problems, problems[:5]
     assert counts["calls"] > 0 and counts["churn"] > 0
-    REPORTS.append(f"churn [{backend}] {seconds:.0f}s: {counts['churn']} churn batches, "
-                   f"{counts['calls']} rounds of every call, {counts['snapshots']} snapshots")
+    REPORTS.append(
+        f"churn [{backend}] {seconds:.0f}s: {counts['churn']} churn batches, "
+        f"{counts['calls']} rounds of every call, {counts['snapshots']} snapshots"
+    )
 
 
 # ---- spoofing ----------------------------------------------------------------------
@@ -242,6 +255,7 @@ NLMSG_ERROR, NLMSG_DONE, RTM_NEWLINK, RTM_NEWADDR = 2, 3, 16, 20
 
 def forged(portid, seq):
     """A forged reply: a link, an address, a DONE and an ERROR, for (portid, seq)."""
+
     def msg(mtype, flags, body):
         return struct.pack("=IHHII", 16 + len(body), mtype, flags, seq, portid) + body
 
@@ -249,10 +263,20 @@ def forged(portid, seq):
         pad = b"\0" * (-(4 + len(data)) % 4)
         return struct.pack("=HH", 4 + len(data), t) + data + pad
 
-    link = msg(RTM_NEWLINK, 2, struct.pack("=BxHiII", 0, 1, 4242, 1, 0xFFFFFFFF)
-               + attr(3, b"evil0\0") + attr(4, struct.pack("=I", 1500)))
-    addr = msg(RTM_NEWADDR, 2, struct.pack("=BBBBI", 2, 24, 0x80, 0, 1)
-               + attr(1, socket.inet_aton("203.0.113.66")) + attr(2, socket.inet_aton("203.0.113.66")))
+    link = msg(
+        RTM_NEWLINK,
+        2,
+        struct.pack("=BxHiII", 0, 1, 4242, 1, 0xFFFFFFFF)
+        + attr(3, b"evil0\0")
+        + attr(4, struct.pack("=I", 1500)),
+    )
+    addr = msg(
+        RTM_NEWADDR,
+        2,
+        struct.pack("=BBBBI", 2, 24, 0x80, 0, 1)
+        + attr(1, socket.inet_aton("203.0.113.66"))
+        + attr(2, socket.inet_aton("203.0.113.66")),
+    )
     done = msg(NLMSG_DONE, 2, struct.pack("=i", 0))
     error = msg(NLMSG_ERROR, 0, struct.pack("=i", -errno.EPERM) + b"\0" * 16)
     return [link + addr, addr + done, error, link]
@@ -303,11 +327,19 @@ def test_spoofed_replies_are_ignored(backend, host):
 
 # ---- hostile input ---------------------------------------------------------------------
 
-relaxed = settings(max_examples=300, deadline=None,
-                   suppress_health_check=[HealthCheck.function_scoped_fixture])
+relaxed = settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 
-anything = st.one_of(st.none(), st.booleans(), st.floats(), st.binary(), st.text(),
-                     st.lists(st.integers()), st.dictionaries(st.text(), st.integers()))
+anything = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.floats(),
+    st.binary(),
+    st.text(),
+    st.lists(st.integers()),
+    st.dictionaries(st.text(), st.integers()),
+)
 
 
 def sysfs_links():
@@ -318,7 +350,7 @@ def sysfs_links():
             with open(f"/sys/class/net/{name}/ifindex") as f:
                 out[int(f.read())] = name
         except (FileNotFoundError, NotADirectoryError):
-            pass    # gone meanwhile (bonding_masters is a file, not a link)
+            pass  # gone meanwhile (bonding_masters is a file, not a link)
     return out
 
 
@@ -328,6 +360,7 @@ def lookup_agrees(fn, key, expected):
     none.  sysfs is read again only when the answer disagrees with the
     links as last read; the links changing during that check voids the
     example."""
+
     def answer():
         try:
             got = fn(key)
@@ -354,14 +387,18 @@ HOST_LINKS = sysfs_links()
 @relaxed
 @given(st.one_of(st.integers(), st.sampled_from(sorted(HOST_LINKS))))
 def test_any_int_index(backend, i):
-    lookup_agrees(netifc.interface_by_index, i,
-                  lambda links: (i, links[i]) if i in links else None)
+    lookup_agrees(netifc.interface_by_index, i, lambda links: (i, links[i]) if i in links else None)
 
 
 @relaxed
-@given(st.one_of(st.text(), st.text(alphabet=st.characters(), min_size=1000, max_size=4096),
-                 st.binary().map(lambda b: b.decode("utf-8", "surrogateescape")),
-                 st.sampled_from(sorted(HOST_LINKS.values()))))
+@given(
+    st.one_of(
+        st.text(),
+        st.text(alphabet=st.characters(), min_size=1000, max_size=4096),
+        st.binary().map(lambda b: b.decode("utf-8", "surrogateescape")),
+        st.sampled_from(sorted(HOST_LINKS.values())),
+    )
+)
 def test_any_str_name(backend, name):
     def expected(links):
         found = [i for i, n in links.items() if n == name]

@@ -2,6 +2,7 @@
 change, the Watcher's events explain exactly what changed and live() equals a
 fresh snapshot() and iproute2's view; read-your-writes; overflow; an
 unprivileged watcher; asyncio; forged multicast; threads."""
+
 import asyncio
 import contextlib
 import errno
@@ -20,7 +21,7 @@ import netifc
 from conftest import require_namespaces
 from nslab import Netns, in_new_thread, ip_addrs, ip_groups, ip_links, printed_until
 
-TIMEOUT = 10        # seconds any one wait may take before the test fails
+TIMEOUT = 10  # seconds any one wait may take before the test fails
 
 
 @pytest.fixture(autouse=True)
@@ -40,8 +41,10 @@ def ns():
     try:
         for key in ("net.ipv6.conf.all.accept_dad", "net.ipv6.conf.default.accept_dad"):
             n.sysctl(key, 0)
-        for key in ("net.ipv4.conf.all.promote_secondaries",
-                    "net.ipv4.conf.default.promote_secondaries"):
+        for key in (
+            "net.ipv4.conf.all.promote_secondaries",
+            "net.ipv4.conf.default.promote_secondaries",
+        ):
             n.sysctl(key, 1)
         with n.entered():
             yield n
@@ -55,20 +58,26 @@ def run_with_timeout(fn, seconds=TIMEOUT, what="the call"):
 
 # ---- the truth: a fresh dump, and ip -j ----------------------------------------------
 
+
 def ip_view(ns):
     """Links, addresses and groups as iproute2 shows them, in netifc's terms."""
     links = {(l["index"], l["name"], l["mtu"], l["hw"]) for l in ip_links(ns).values()}
-    addrs = {(a["index"], a["address"], a["prefixlen"], a["peer"], a["zone"])
-             for rows in ip_addrs(ns).values() for a in rows}
+    addrs = {
+        (a["index"], a["address"], a["prefixlen"], a["peer"], a["zone"])
+        for rows in ip_addrs(ns).values()
+        for a in rows
+    }
     groups = {(i, fam, addr, zone) for i, rows in ip_groups(ns).items() for fam, addr, zone in rows}
     return links, addrs, groups
 
 
 def netifc_view(interfaces, addrs, groups):
     family = {socket.AF_INET: "inet", socket.AF_INET6: "inet6"}
-    return ({(i.index, i.name, i.mtu, i.hardware_addr_str) for i in interfaces},
-            {(a.index, a.address, a.prefixlen, a.peer, a.zone) for a in addrs},
-            {(g.index, family[g.family], g.address, g.zone) for g in groups})
+    return (
+        {(i.index, i.name, i.mtu, i.hardware_addr_str) for i in interfaces},
+        {(a.index, a.address, a.prefixlen, a.peer, a.zone) for a in addrs},
+        {(g.index, family[g.family], g.address, g.zone) for g in groups},
+    )
 
 
 class State:
@@ -89,8 +98,11 @@ class State:
         return netifc_view(self.links.values(), self.addrs.values(), self.groups.values())
 
     def __eq__(self, other):
-        return (self.links == other.links and self.addrs == other.addrs and
-                set(self.groups.values()) == set(other.groups.values()))
+        return (
+            self.links == other.links
+            and self.addrs == other.addrs
+            and set(self.groups.values()) == set(other.groups.values())
+        )
 
     def replay(self, events):
         """Apply the events, each of which must change something and agree with
@@ -106,8 +118,7 @@ class State:
             elif isinstance(e, netifc.LinkRemoved):
                 assert self.links.pop(e.link.index) == e.link, e
                 self.addrs = {k: a for k, a in self.addrs.items() if a.index != e.link.index}
-                self.groups = {k: g for k, g in self.groups.items()
-                               if g.index != e.link.index}
+                self.groups = {k: g for k, g in self.groups.items() if g.index != e.link.index}
             elif isinstance(e, (netifc.AddrAdded, netifc.AddrChanged, netifc.AddrRemoved)):
                 a = e.new if isinstance(e, netifc.AddrChanged) else e.addr
                 key = (a.index, a.family, a.address, a.prefixlen, a.peer)
@@ -181,12 +192,13 @@ def step(ns, lv, w, before, *commands, until=lambda state: True):
             replayed.replay(late)
             events += late
             continue
-        assert time.monotonic() < deadline, \
-            f"{commands}: events {events} do not explain the change: " + \
-            diff(replayed.view(), fresh.view(), ip_view(ns)) + \
-            f"; records: {set(replayed.links.values()) ^ set(fresh.links.values())}" \
-            f" {set(replayed.addrs.values()) ^ set(fresh.addrs.values())}" \
+        assert time.monotonic() < deadline, (
+            f"{commands}: events {events} do not explain the change: "
+            + diff(replayed.view(), fresh.view(), ip_view(ns))
+            + f"; records: {set(replayed.links.values()) ^ set(fresh.links.values())}"
+            f" {set(replayed.addrs.values()) ^ set(fresh.addrs.values())}"
             f" {set(replayed.groups.values()) ^ set(fresh.groups.values())}"
+        )
     assert current(ns, lv, w) == fresh
     return events, fresh
 
@@ -194,8 +206,10 @@ def step(ns, lv, w, before, *commands, until=lambda state: True):
 def diff(replayed, fresh, ip):
     out = []
     for what, r, f, i in zip(("links", "addrs", "groups"), replayed, fresh, ip):
-        out.append(f"{what}: replayed-only {r - f}, dump-only {f - r}, ip-only {i - f},"
-                   f" dump-not-ip {f - i}")
+        out.append(
+            f"{what}: replayed-only {r - f}, dump-only {f - r}, ip-only {i - f},"
+            f" dump-not-ip {f - i}"
+        )
     return "; ".join(out)
 
 
@@ -223,8 +237,11 @@ def test_scripted_sequence(ns):
         s = s2
 
         ev, s = step(ns, lv, w, s, "link set v0 address 02:00:00:00:00:01")
-        assert [e.new.hardware_addr_str for e in ev if isinstance(e, netifc.LinkChanged)
-                and e.new.index == v0.index][-1] == "02:00:00:00:00:01"
+        assert [
+            e.new.hardware_addr_str
+            for e in ev
+            if isinstance(e, netifc.LinkChanged) and e.new.index == v0.index
+        ][-1] == "02:00:00:00:00:01"
 
         ev, s2 = step(ns, lv, w, s, "addr add 192.0.2.1/24 dev v0")
         a1 = [a for a in s2.addrs.values() if a.address == "192.0.2.1"][0]
@@ -236,10 +253,11 @@ def test_scripted_sequence(ns):
         assert ev == [netifc.AddrAdded(a2)] and a2.flags & netifc.AddrFlags.SECONDARY
         s = s2
 
-        ev, s2 = step(ns, lv, w, s, "addr add 2001:db8::1/64 dev v0 valid_lft 600 "
-                                    "preferred_lft 300 nodad")
+        ev, s2 = step(
+            ns, lv, w, s, "addr add 2001:db8::1/64 dev v0 valid_lft 600 preferred_lft 300 nodad"
+        )
         a6 = [a for a in s2.addrs.values() if a.address == "2001:db8::1"][0]
-        solicited = s2.groups[(v0.index, socket.AF_INET6, "ff02::1:ff00:1")]   # its group
+        solicited = s2.groups[(v0.index, socket.AF_INET6, "ff02::1:ff00:1")]  # its group
         assert ev == [netifc.GroupJoined(solicited), netifc.AddrAdded(a6)]
         assert 590 <= ev[1].addr.valid_lifetime <= 600
         assert 290 <= ev[1].addr.preferred_lifetime <= 300
@@ -268,25 +286,42 @@ def test_scripted_sequence(ns):
 
         ev, s = step(ns, lv, w, s, "link add br0 type bridge forward_delay 0")
         br0 = lv.by_name("br0")
-        assert netifc.LinkAdded(s.links[br0.index]) in ev or \
-            any(isinstance(e, netifc.LinkAdded) and e.link.index == br0.index for e in ev)
+        assert netifc.LinkAdded(s.links[br0.index]) in ev or any(
+            isinstance(e, netifc.LinkAdded) and e.link.index == br0.index for e in ev
+        )
         ev, s = step(ns, lv, w, s, "link set v0 master br0")  # bridge port news: no event
-        ev, s = step(ns, lv, w, s, "link set br0 up",   # until forwarding: carrier, link-local
-                     until=lambda st: st.links[br0.index].flags & netifc.Flags.RUNNING and
-                     any(a.index == br0.index for a in st.addrs.values()))
+        ev, s = step(
+            ns,
+            lv,
+            w,
+            s,
+            "link set br0 up",  # until forwarding: carrier, link-local
+            until=lambda st: (
+                st.links[br0.index].flags & netifc.Flags.RUNNING
+                and any(a.index == br0.index for a in st.addrs.values())
+            ),
+        )
 
         # Groups joined and left by a socket of this namespace.
         s4 = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         s6 = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
         try:
             before = s
-            s4.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
-                          struct.pack("4s4si", socket.inet_aton("239.1.2.3"), bytes(4), v0.index))
-            s6.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_JOIN_GROUP,
-                          socket.inet_pton(socket.AF_INET6, "ff05::1234") + struct.pack("I", v0.index))
+            s4.setsockopt(
+                socket.IPPROTO_IP,
+                socket.IP_ADD_MEMBERSHIP,
+                struct.pack("4s4si", socket.inet_aton("239.1.2.3"), bytes(4), v0.index),
+            )
+            s6.setsockopt(
+                socket.IPPROTO_IPV6,
+                socket.IPV6_JOIN_GROUP,
+                socket.inet_pton(socket.AF_INET6, "ff05::1234") + struct.pack("I", v0.index),
+            )
             ev, s = step(ns, lv, w, before)
-            assert sorted((e.group.family, e.group.address, e.group.index) for e in ev) == \
-                [(socket.AF_INET, "239.1.2.3", v0.index), (socket.AF_INET6, "ff05::1234", v0.index)]
+            assert sorted((e.group.family, e.group.address, e.group.index) for e in ev) == [
+                (socket.AF_INET, "239.1.2.3", v0.index),
+                (socket.AF_INET6, "ff05::1234", v0.index),
+            ]
             assert kinds(ev) == ["GroupJoined", "GroupJoined"]
         finally:
             s4.close()
@@ -300,14 +335,16 @@ def test_scripted_sequence(ns):
         try:
             w1 = lv.by_name("w1")
             ev, s2 = step(ns, lv, w, s, f"link set w1 netns {other.name}")
-            assert [(e.link.index, e.link.name) for e in ev
-                    if isinstance(e, netifc.LinkRemoved)] == [(w1.index, "w1")]
+            assert [
+                (e.link.index, e.link.name) for e in ev if isinstance(e, netifc.LinkRemoved)
+            ] == [(w1.index, "w1")]
             assert not [a for a in lv.addrs if a.index == w1.index]
             assert not [g for g in lv.groups if g.index == w1.index]
             s = s2
             ev, s2 = step(ns, lv, w, s, "link del v0")
-            assert [(e.link.index, e.link.name) for e in ev
-                    if isinstance(e, netifc.LinkRemoved)] == [(v0.index, "v0")]
+            assert [
+                (e.link.index, e.link.name) for e in ev if isinstance(e, netifc.LinkRemoved)
+            ] == [(v0.index, "v0")]
             s = s2
         finally:
             other.delete()
@@ -354,12 +391,13 @@ def test_pending_changes_agree_with_dumps(ns):
     answer, and every whole read with a fresh dump and ip -j; the Watcher's events
     replay to the same tables."""
     import random
+
     rng = random.Random(8)
     names = ["p0", "p1", "p2"]
     for n in names:
         ns.ip("link", "add", n, "type", "veth", "peer", "name", "q" + n)
     with tables(ns) as (lv, w):
-        lv.groups          # keep the groups too
+        lv.groups  # keep the groups too
         before = State.now()
         replayed = State(before.links.values(), before.addrs.values(), before.groups.values())
         index = {n: lv.by_name(n).index for n in names}
@@ -379,16 +417,36 @@ def test_pending_changes_agree_with_dumps(ns):
                 ns.ip("addr", "del", a, "dev", on, check=False)
             elif op == 4 and added:
                 a, on = rng.choice(added)
-                ns.ip("addr", "change", a, "dev", on, "valid_lft", str(rng.randrange(100, 900)),
-                      "preferred_lft", "50", check=False)
+                ns.ip(
+                    "addr",
+                    "change",
+                    a,
+                    "dev",
+                    on,
+                    "valid_lft",
+                    str(rng.randrange(100, 900)),
+                    "preferred_lft",
+                    "50",
+                    check=False,
+                )
             elif op == 5:
                 ns.ip("link", "set", n, "mtu", str(rng.randrange(1280, 9000)))
             elif op == 6:
                 ns.ip("link", "set", n, rng.choice(["up", "down"]))
             else:
                 ns.ip("link", "del", n)
-                ns.ip("link", "add", n, "index", str(index[n]), "type", "veth",
-                      "peer", "name", "q" + n)
+                ns.ip(
+                    "link",
+                    "add",
+                    n,
+                    "index",
+                    str(index[n]),
+                    "type",
+                    "veth",
+                    "peer",
+                    "name",
+                    "q" + n,
+                )
                 added = [(a, on) for a, on in added if on != n]
             probe = rng.choice(list(index.values()) + [1, 999])
             try:
@@ -400,14 +458,16 @@ def test_pending_changes_agree_with_dumps(ns):
             except netifc.NoSuchInterface:
                 seen = None
             assert seen == truth, (step_no, probe)
-            if step_no % 80 == 79:    # the kernel's delayed work may still move them
+            if step_no % 80 == 79:  # the kernel's delayed work may still move them
                 deadline = time.monotonic() + TIMEOUT
                 while True:
                     seen_state, fresh = State(lv.interfaces, lv.addrs, lv.groups), State.now()
                     if seen_state == fresh and fresh.view() == ip_view(ns):
                         break
-                    assert time.monotonic() < deadline, \
-                        (step_no, diff(seen_state.view(), fresh.view(), ip_view(ns)))
+                    assert time.monotonic() < deadline, (
+                        step_no,
+                        diff(seen_state.view(), fresh.view(), ip_view(ns)),
+                    )
                     time.sleep(0.05)
         deadline = time.monotonic() + TIMEOUT
         while True:
@@ -445,8 +505,10 @@ def test_groups_told_before_their_link_are_kept(ns):
         while True:
             w.poll(0.1)
             fresh = State.now()
-            if (State(lv.interfaces, lv.addrs, lv.groups) == fresh and
-                    State(w.interfaces, w.addrs, w.groups) == fresh):
+            if (
+                State(lv.interfaces, lv.addrs, lv.groups) == fresh
+                and State(w.interfaces, w.addrs, w.groups) == fresh
+            ):
                 break
             assert time.monotonic() < deadline, "groups left out"
 
@@ -455,12 +517,13 @@ def test_a_batch_not_applied_is_followed_by_a_resync(ns):
     """An event that cannot be made fails the call after the socket was read: the
     next call is a Resync, and the tables are right again (nothing silently lost)."""
     from netifc.watch import _EVENTS
+
     ns.ip("link", "add", "d0", "type", "veth", "peer", "name", "d1")
     with netifc.Watcher() as w:
         ns.ip("addr", "add", "192.0.2.1/24", "dev", "d0")
         ns.ip("link", "set", "d0", "mtu", "1400")
         bad = list(_EVENTS)
-        bad[3] = (bad[3][0], ("link",))     # AddrAdded with a field it lacks
+        bad[3] = (bad[3][0], ("link",))  # AddrAdded with a field it lacks
         with pytest.raises(AttributeError):
             w._tables._events(tuple(bad))
         events = w.poll(0)
@@ -478,8 +541,10 @@ def test_overflow_resyncs(ns):
         for fd in (w.fileno(), lv.fileno()):
             with socket.socket(fileno=os.dup(fd)) as s:
                 s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1)
-        ns.batch([f"addr add 10.{i // 250}.{i % 250}.1/32 dev o0" for i in range(7500)] +
-                 [f"addr del 10.{i // 250}.{i % 250}.1/32 dev o0" for i in range(0, 5000, 2)])
+        ns.batch(
+            [f"addr add 10.{i // 250}.{i % 250}.1/32 dev o0" for i in range(7500)]
+            + [f"addr del 10.{i // 250}.{i % 250}.1/32 dev o0" for i in range(0, 5000, 2)]
+        )
         events = run_with_timeout(lambda: w.poll(TIMEOUT), what="poll")
         assert kinds(events) == ["Resync"]
         fresh = State.now()
@@ -517,7 +582,7 @@ def test_failed_resync_is_tried_again(ns, monkeypatch):
     lv.close()
 
 
-CHILD = r'''
+CHILD = r"""
 import json, os, sys
 import netifc   # first: the interpreter's own files may be unreadable to nobody
 os.setgroups([]); os.setgid(65534); os.setuid(65534)
@@ -532,14 +597,20 @@ while not any(e.get("address") == "192.0.2.55" for e in seen):
         rec = getattr(e, "addr", None) or getattr(e, "link", None) or getattr(e, "new", None)
         seen.append({"kind": type(e).__name__, "address": getattr(rec, "address", None)})
 print(json.dumps(seen), flush=True)
-'''
+"""
 
 
 def test_unprivileged_watcher_gets_events(ns):
     ns.ip("link", "add", "u0", "type", "veth", "peer", "name", "u1")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-    p = subprocess.Popen([sys.executable, "-c", CHILD], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=env, cwd="/")
+    p = subprocess.Popen(
+        [sys.executable, "-c", CHILD],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd="/",
+    )
     try:
         line = run_with_timeout(p.stdout.readline, what="the child's start")
         assert line.split() == ["ready", "65534"], line + p.stderr.read()
@@ -556,12 +627,13 @@ def test_asyncio_consumer(ns):
         with netifc.Watcher() as w:
             nxt = asyncio.ensure_future(w.__anext__())
             await asyncio.sleep(0.05)
-            assert not nxt.done()       # waiting on the loop, not spinning
+            assert not nxt.done()  # waiting on the loop, not spinning
             ns.ip("link", "add", "a0", "type", "veth", "peer", "name", "a1")  # the loop waits
             first = await asyncio.wait_for(nxt, TIMEOUT)
             seen = [first]
-            while not {"a0", "a1"} <= {e.link.name for e in seen
-                                       if isinstance(e, netifc.LinkAdded)}:
+            while not {"a0", "a1"} <= {
+                e.link.name for e in seen if isinstance(e, netifc.LinkAdded)
+            }:
                 seen.append(await asyncio.wait_for(w.__anext__(), TIMEOUT))
             return seen, threading.active_count()
 
@@ -583,18 +655,20 @@ def forge(group, mtype, body):
 
 def test_forged_multicast_is_ignored(ns):
     name = b"forged0\0"
-    link = struct.pack("=BxHiII", 0, 1, 1, 0x1003, 0) + \
-        struct.pack("=HH", 4 + len(name), 3) + name
-    addr = struct.pack("=BBBBI", 2, 24, 0, 0, 1) + struct.pack("=HH", 8, 2) + \
-        socket.inet_aton("192.0.2.66")
+    link = struct.pack("=BxHiII", 0, 1, 1, 0x1003, 0) + struct.pack("=HH", 4 + len(name), 3) + name
+    addr = (
+        struct.pack("=BBBBI", 2, 24, 0, 0, 1)
+        + struct.pack("=HH", 8, 2)
+        + socket.inet_aton("192.0.2.66")
+    )
     # A plain subscriber sees the forgeries: they do reach the groups.
     spy = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
     spy.bind((0, 1 | 0x10))
     spy.settimeout(TIMEOUT)
     with spy, netifc.Watcher() as w:
         lv = netifc.live()
-        forge(1, 16, link)          # RTNLGRP_LINK, RTM_NEWLINK
-        forge(0x10, 20, addr)       # RTNLGRP_IPV4_IFADDR, RTM_NEWADDR
+        forge(1, 16, link)  # RTNLGRP_LINK, RTM_NEWLINK
+        forge(0x10, 20, addr)  # RTNLGRP_IPV4_IFADDR, RTM_NEWADDR
         assert spy.recvfrom(65536)[1][0] != 0 and spy.recvfrom(65536)[1][0] != 0
         assert w.poll(0.3) == []
         with pytest.raises(netifc.NoSuchInterface):
@@ -631,9 +705,14 @@ def test_threads_read_consistent_tables_under_churn(ns):
     deadline = time.monotonic() + 3
     n = 0
     while time.monotonic() < deadline and not errors:
-        ns.batch([f"link add c{n} type veth peer name d{n}",
-                  f"addr add 10.77.{n % 250}.1/24 dev c{n}",
-                  f"link set c{n} up", f"link set d{n} up"])
+        ns.batch(
+            [
+                f"link add c{n} type veth peer name d{n}",
+                f"addr add 10.77.{n % 250}.1/24 dev c{n}",
+                f"link set c{n} up",
+                f"link set d{n} up",
+            ]
+        )
         if n >= 2:
             ns.ip("link", "del", f"c{n - 2}")
         n += 1
@@ -706,12 +785,21 @@ def test_bad_input_and_closed():
 
 def test_events_are_values():
     import pickle
+
     lo = netifc.interface_by_index(1)
     a = lo.addrs()[0]
-    events = [netifc.LinkAdded(lo), netifc.LinkChanged(lo, lo), netifc.LinkRemoved(lo),
-              netifc.AddrAdded(a), netifc.AddrChanged(a, a), netifc.AddrRemoved(a),
-              netifc.GroupJoined(a), netifc.GroupLeft(a), netifc.Resync((lo,), (a,), ())]
-    assert len(set(events)) == len(events)      # same record, another kind: not equal
+    events = [
+        netifc.LinkAdded(lo),
+        netifc.LinkChanged(lo, lo),
+        netifc.LinkRemoved(lo),
+        netifc.AddrAdded(a),
+        netifc.AddrChanged(a, a),
+        netifc.AddrRemoved(a),
+        netifc.GroupJoined(a),
+        netifc.GroupLeft(a),
+        netifc.Resync((lo,), (a,), ()),
+    ]
+    assert len(set(events)) == len(events)  # same record, another kind: not equal
     for e in events:
         assert pickle.loads(pickle.dumps(e)) == e and isinstance(e, netifc.Event)
         with pytest.raises(AttributeError):
@@ -721,7 +809,7 @@ def test_events_are_values():
 
 
 def test_no_netlink_names_the_platform(monkeypatch):
-    monkeypatch.setattr(netifc.watch, "_Base", object)   # what a platform without _Tables has
+    monkeypatch.setattr(netifc.watch, "_Base", object)  # what a platform without _Tables has
     with pytest.raises(NotImplementedError, match=sys.platform):
         netifc.live()
     with pytest.raises(NotImplementedError, match=sys.platform):
@@ -746,17 +834,23 @@ def subscribed(pid, groups=RTMGRP_LINK):
         with open(f"/proc/{pid}/net/netlink") as f:
             head = f.readline().split()
             at, inode = head.index("Groups"), head.index("Inode")
-            return any(int(cols[inode]) in inodes and int(cols[at], 16) & groups
-                       for cols in (line.split() for line in f))
+            return any(
+                int(cols[inode]) in inodes and int(cols[at], 16) & groups
+                for cols in (line.split() for line in f)
+            )
     except OSError:
         return False
 
 
 def watch_cli(ns, *args):
     """netifc --watch ARGS in the namespace, once subscribed."""
-    p = subprocess.Popen([sys.executable, "-m", "netifc", "--watch", *args],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    p = subprocess.Popen(
+        [sys.executable, "-m", "netifc", "--watch", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)),
+    )
     deadline = time.monotonic() + TIMEOUT
     while not subscribed(p.pid):
         if time.monotonic() > deadline or p.poll() is not None:
@@ -785,15 +879,19 @@ def test_watch_cli_json(ns):
     ns.ip("link", "set", "j0", "mtu", "1400")
     ns.ip("addr", "del", "192.0.2.7/24", "dev", "j0")
     # Until the last change is printed (events come in order).
-    seen, rest = printed_until(p, lambda lines: any(
-        json.loads(line)["event"] == "addr_removed" for line in lines), TIMEOUT)
+    seen, rest = printed_until(
+        p, lambda lines: any(json.loads(line)["event"] == "addr_removed" for line in lines), TIMEOUT
+    )
     lines = [json.loads(line) for line in seen + (rest + stop(p)).splitlines()]
-    assert [(d["event"], d.get("index"), d.get("addr", {}).get("address")) for d in lines
-            if d["event"].startswith("addr")] == \
-        [("addr_added", index, "192.0.2.7"), ("addr_removed", index, "192.0.2.7")]
+    assert [
+        (d["event"], d.get("index"), d.get("addr", {}).get("address"))
+        for d in lines
+        if d["event"].startswith("addr")
+    ] == [("addr_added", index, "192.0.2.7"), ("addr_removed", index, "192.0.2.7")]
     changed = [d for d in lines if d["event"] == "link_changed"]
-    assert [(d["old"]["mtu"], d["new"]["mtu"], d["new"]["name"]) for d in changed] == \
-        [(1500, 1400, "j0")]
+    assert [(d["old"]["mtu"], d["new"]["mtu"], d["new"]["name"]) for d in changed] == [
+        (1500, 1400, "j0")
+    ]
     ip = [l for l in ns.ipj("link", "show", "j0")][0]
     # ip adds M-DOWN (the peer is down), which netifc leaves out (README).
     assert changed[0]["new"]["ip_flags"] == [f for f in ip["flags"] if f != "M-DOWN"]
@@ -802,14 +900,15 @@ def test_watch_cli_json(ns):
 def test_watch_cli_text_as_ip_monitor(ns):
     ns.ip("link", "add", "t0", "type", "veth", "peer", "name", "t1")
     p = watch_cli(ns, "t0")
-    mon = subprocess.Popen(["ip", "-n", ns.name, "monitor", "address"], stdout=subprocess.PIPE,
-                           text=True)
+    mon = subprocess.Popen(
+        ["ip", "-n", ns.name, "monitor", "address"], stdout=subprocess.PIPE, text=True
+    )
     deadline = time.monotonic() + TIMEOUT
     while not subscribed(mon.pid, RTMGRP_IPV4_IFADDR):
         assert time.monotonic() < deadline and mon.poll() is None, "ip monitor did not start"
         time.sleep(0.02)
     ns.ip("addr", "add", "192.0.2.8/24", "brd", "+", "dev", "t0")
-    ns.ip("addr", "add", "198.51.100.1/24", "dev", "t1")   # another link: not shown
+    ns.ip("addr", "add", "198.51.100.1/24", "dev", "t1")  # another link: not shown
     ns.ip("addr", "del", "192.0.2.8/24", "dev", "t0")
     # Until each has printed the removal, the last change it shows.
     removed = lambda lines: any(line.startswith("Deleted ") for line in lines)  # noqa: E731
@@ -818,22 +917,30 @@ def test_watch_cli_text_as_ip_monitor(ns):
     mon.terminate()
     theirs = seen_mon + (rest_mon + mon.communicate(timeout=TIMEOUT)[0]).splitlines()
     ours = seen_ours + (rest_ours + stop(p)).splitlines()
-    records = []        # ip's lines, one list per event
+    records = []  # ip's lines, one list per event
     for line in theirs:
         if not line.startswith(" "):
             records.append([])
         records[-1].append(line.rstrip())
     # Not t1's address; and ip ends an IPv4 address line with its label, which
     # netifc does not read (README).
-    theirs = [line[:-len(" t0")] if " inet " in line and line.endswith(" t0") else line
-              for r in records if "198.51.100.1" not in r[0] for line in r]
+    theirs = [
+        line[: -len(" t0")] if " inet " in line and line.endswith(" t0") else line
+        for r in records
+        if "198.51.100.1" not in r[0]
+        for line in r
+    ]
     assert ours == theirs and len(ours) == 4, (ours, theirs)
     assert ours[0].startswith(f"{netifc.interface_by_name('t0').index}: t0    inet 192.0.2.8/24")
     assert ours[2].startswith("Deleted ")
 
 
 def test_watch_cli_unknown_interface(ns):
-    r = subprocess.run([sys.executable, "-m", "netifc", "--watch", "no-such0"],
-                       capture_output=True, text=True, timeout=TIMEOUT,
-                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    r = subprocess.run(
+        [sys.executable, "-m", "netifc", "--watch", "no-such0"],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)),
+    )
     assert r.returncode == 1 and "no-such0" in r.stderr

@@ -6,6 +6,7 @@ untold; a link whose IPv6 goes (MTU under 1280) leaves ff01::1 untold.
 Each test compares at every round, through that window, not only once it
 is over (what may lag, and why, is in through_window()); then a churn soak
 with readers in threads, and the groups of kernels that tell of none."""
+
 import gc
 import os
 import socket
@@ -20,11 +21,11 @@ from conftest import require_namespaces
 from nslab import REPORTS, Netns
 from test_live import State, diff, ip_view
 
-TIMEOUT = 15        # seconds a window (DAD) may take before the test fails
+TIMEOUT = 15  # seconds a window (DAD) may take before the test fails
 SO_RCVBUFFORCE = 33
 TENTATIVE, DADFAILED = 0x40, 0x08
 IFF_UP, IFF_RUNNING, IFF_LOWER_UP = 0x1, 0x40, 0x10000
-NO_WATCH_MCAST = 16     # _set_backend's flag: the watch joins no group notifications
+NO_WATCH_MCAST = 16  # _set_backend's flag: the watch joins no group notifications
 
 
 @pytest.fixture(autouse=True)
@@ -73,31 +74,44 @@ class Replayed:
 def unsettled(state):
     """Addresses still in DAD: tentative, DAD not failed, on a link up and
     running (a link down keeps its kept addresses tentative until it is up)."""
-    return [a for a in state.addrs.values() if a.family == socket.AF_INET6 and
-            a.flags & TENTATIVE and not a.flags & DADFAILED and a.index in state.links and
-            state.links[a.index].raw_flags & (IFF_UP | IFF_RUNNING) == IFF_UP | IFF_RUNNING]
+    return [
+        a
+        for a in state.addrs.values()
+        if a.family == socket.AF_INET6
+        and a.flags & TENTATIVE
+        and not a.flags & DADFAILED
+        and a.index in state.links
+        and state.links[a.index].raw_flags & (IFF_UP | IFF_RUNNING) == IFF_UP | IFF_RUNNING
+    ]
 
 
 def solicited(address):
     """The solicited-node group of an IPv6 address."""
     packed = socket.inet_pton(socket.AF_INET6, address)
-    return socket.inet_ntop(socket.AF_INET6, bytes([0xff, 2] + [0] * 9 + [1, 0xff]) + packed[13:])
+    return socket.inet_ntop(socket.AF_INET6, bytes([0xFF, 2] + [0] * 9 + [1, 0xFF]) + packed[13:])
 
 
 def unsigned(before, after):
     """The keys of the addresses the kernel has given no sign of by the time
     of `before`: tentative, and their solicited-node group not joined then."""
     joined = {(g.index, g.address) for g in before.groups.values()}
-    return {k for st in (before, after) for k, a in st.addrs.items()
-            if a.family == socket.AF_INET6 and a.flags & TENTATIVE and
-            (a.index, solicited(a.address)) not in joined}
+    return {
+        k
+        for st in (before, after)
+        for k, a in st.addrs.items()
+        if a.family == socket.AF_INET6
+        and a.flags & TENTATIVE
+        and (a.index, solicited(a.address)) not in joined
+    }
 
 
 def parts(state, unsigned=frozenset()):
     """What is compared, part by part: the links without IFF_LOWER_UP, the
     addresses but those unsigned, and the groups."""
-    links = {i: (l.name, l.raw_flags & ~IFF_LOWER_UP, l.mtu, l.hardware_addr, l.operstate)
-             for i, l in state.links.items()}
+    links = {
+        i: (l.name, l.raw_flags & ~IFF_LOWER_UP, l.mtu, l.hardware_addr, l.operstate)
+        for i, l in state.links.items()
+    }
     addrs = {k: a for k, a in state.addrs.items() if k not in unsigned}
     return links, addrs, set(state.groups.values())
 
@@ -130,28 +144,33 @@ def through_window(ns, lv, replayed, what):
                 continue
             exact = False
             lag = unsigned(before, after)
-            for part, g, b, a in zip(("links", "addrs", "groups"), parts(got, lag),
-                                     parts(before, lag), parts(after, lag)):
-                assert g in (b, a), f"{what}: {name}'s {part} are neither snapshot's: after: " + \
-                    diff(got.view(), after.view(), ip) + "; before: " + \
-                    diff(got.view(), before.view(), ip) + \
-                    f"; records {set(got.addrs.values()) ^ set(after.addrs.values())}" \
+            for part, g, b, a in zip(
+                ("links", "addrs", "groups"), parts(got, lag), parts(before, lag), parts(after, lag)
+            ):
+                assert g in (b, a), (
+                    f"{what}: {name}'s {part} are neither snapshot's: after: "
+                    + diff(got.view(), after.view(), ip)
+                    + "; before: "
+                    + diff(got.view(), before.view(), ip)
+                    + f"; records {set(got.addrs.values()) ^ set(after.addrs.values())}"
                     f" links {set(got.links.values()) ^ set(after.links.values())}"
+                )
         lagged += not exact
         for part, i, b, a in zip(("links", "addrs", "groups"), ip, before.view(), after.view()):
             assert i in (b, a), f"{what}: ip -j's {part}: " + diff(seen.view(), after.view(), ip)
         if exact and before == after and not unsettled(after):
             return inside, lagged
         inside += bool(unsettled(after))
-        assert time.monotonic() < deadline, \
+        assert time.monotonic() < deadline, (
             f"{what}: not settled: {unsettled(after)}, lagging {not exact}"
+        )
 
 
 @pytest.fixture
 def watched(ns):
     with netifc.Watcher() as w:
         lv = netifc.live()
-        lv.groups       # kept, and compared, too
+        lv.groups  # kept, and compared, too
         try:
             yield lv, Replayed(w)
         finally:
@@ -178,8 +197,7 @@ def test_link_up(ns, watched):
     lv, replayed = watched
     ns.ip("link", "add", "wa0", "type", "veth", "peer", "name", "wa1")
     through_window(ns, lv, replayed, "made")
-    windows = steps(ns, lv, replayed,
-                    ("up", ["link set wa0 up", "link set wa1 up"]))
+    windows = steps(ns, lv, replayed, ("up", ["link set wa0 up", "link set wa1 up"]))
     assert windows[0][0] > 0, "no round fell inside the window: nothing was compared there"
     assert {a.zone for a in lv.addrs if a.zone} == {"wa0", "wa1"}
 
@@ -205,13 +223,21 @@ def test_other_unannounced_states(ns, watched):
     kept on down (keep_addr_on_down: tentative again, untold) and flushed on
     down (told), and a hand-added duplicate (told at once)."""
     lv, replayed = watched
-    ns.batch(["link add wb0 address 02:00:00:00:00:0b type veth peer name wb1",
-              "link add wc0 type veth peer name wc1",
-              "link add wd0 type veth peer name wd1",
-              "link set wb1 up", "link set wc1 up", "link set wd1 up"])
+    ns.batch(
+        [
+            "link add wb0 address 02:00:00:00:00:0b type veth peer name wb1",
+            "link add wc0 type veth peer name wc1",
+            "link add wd0 type veth peer name wd1",
+            "link set wb1 up",
+            "link set wc1 up",
+            "link set wd1 up",
+        ]
+    )
     conf = "net.ipv6.conf"
     windows = steps(
-        ns, lv, replayed,
+        ns,
+        lv,
+        replayed,
         ("wc0 up", ["link set wc0 up"]),
         ("carrier lost", ["link set wc1 down"]),
         ("carrier back", ["link set wc1 up"]),
@@ -220,31 +246,64 @@ def test_other_unannounced_states(ns, watched):
         ("IPv6 disabled", [("sysctl", f"{conf}.wc0.disable_ipv6", 1)]),
         ("IPv6 enabled", [("sysctl", f"{conf}.wc0.disable_ipv6", 0)]),
         # wb0's EUI-64 link-local, on its peer first: wb0's DAD fails.
-        ("link-local DAD fails", ["addr add fe80::ff:fe00:b/64 dev wb1 nodad",
-                                  "link set wb0 up"]),
-        ("hand-added duplicate", ["addr add 2001:db8:b::1/64 dev wb1 nodad",
-                                  "addr add 2001:db8:b::1/64 dev wb0"]),
-        ("optimistic", [("sysctl", f"{conf}.wd0.optimistic_dad", 1),
-                        ("sysctl", f"{conf}.wd0.use_optimistic", 1), "link set wd0 up"]),
-        ("kept, added", [("sysctl", f"{conf}.wd1.keep_addr_on_down", 1),
-                         "addr add 2001:db8:d::1/64 dev wd1", "addr add 192.0.2.13/24 dev wd1"]),
+        ("link-local DAD fails", ["addr add fe80::ff:fe00:b/64 dev wb1 nodad", "link set wb0 up"]),
+        (
+            "hand-added duplicate",
+            ["addr add 2001:db8:b::1/64 dev wb1 nodad", "addr add 2001:db8:b::1/64 dev wb0"],
+        ),
+        (
+            "optimistic",
+            [
+                ("sysctl", f"{conf}.wd0.optimistic_dad", 1),
+                ("sysctl", f"{conf}.wd0.use_optimistic", 1),
+                "link set wd0 up",
+            ],
+        ),
+        (
+            "kept, added",
+            [
+                ("sysctl", f"{conf}.wd1.keep_addr_on_down", 1),
+                "addr add 2001:db8:d::1/64 dev wd1",
+                "addr add 192.0.2.13/24 dev wd1",
+            ],
+        ),
         ("kept on down", ["link set wd1 down"]),
     )
     # Kept on down: tentative again, untold, and live() has it so.
     kept = [a for a in lv.addrs if a.address == "2001:db8:d::1"]
     assert len(kept) == 1 and kept[0].flags & TENTATIVE
     windows += steps(
-        ns, lv, replayed,
+        ns,
+        lv,
+        replayed,
         ("kept, up again", ["link set wd1 up"]),
         ("flushed on down", ["addr add 2001:db8:c::1/64 dev wc0", "link set wc0 down"]),
     )
-    named = dict(zip(["wc0 up", "carrier lost", "carrier back", "mtu under 1280", "mtu back",
-                      "IPv6 disabled", "IPv6 enabled", "link-local DAD fails",
-                      "hand-added duplicate", "optimistic", "kept, added", "kept on down",
-                      "kept, up again", "flushed on down"], windows))
+    named = dict(
+        zip(
+            [
+                "wc0 up",
+                "carrier lost",
+                "carrier back",
+                "mtu under 1280",
+                "mtu back",
+                "IPv6 disabled",
+                "IPv6 enabled",
+                "link-local DAD fails",
+                "hand-added duplicate",
+                "optimistic",
+                "kept, added",
+                "kept on down",
+                "kept, up again",
+                "flushed on down",
+            ],
+            windows,
+        )
+    )
     # The states themselves, as ip -j lists them:
-    rows = {(a["ifname"], i["local"]): i for a in ns.ipj("addr", "show")
-            for i in a.get("addr_info", [])}
+    rows = {
+        (a["ifname"], i["local"]): i for a in ns.ipj("addr", "show") for i in a.get("addr_info", [])
+    }
     assert rows[("wb0", "fe80::ff:fe00:b")].get("dadfailed")
     assert ("wc0", "2001:db8:c::1") not in rows
     assert rows[("wd1", "2001:db8:d::1")] and rows[("wd1", "192.0.2.13")]
@@ -253,6 +312,7 @@ def test_other_unannounced_states(ns, watched):
 
 
 # ---- the churn soak -------------------------------------------------------------------
+
 
 def churn_round(ns, rnd, seconds):
     """Links made, renamed, resized, brought up and down, deleted; addresses
@@ -263,18 +323,33 @@ def churn_round(ns, rnd, seconds):
     end = time.monotonic() + seconds
     k = 0
     while time.monotonic() < end:
-        ns.batch(["link set keep0 mtu 1500", "link set keep1 up",
-                  f"addr add 2001:db8:ee:{rnd}::{k % 99 + 1:x}/64 dev keep0",
-                  "addr flush dev keep0 scope global"])
+        ns.batch(
+            [
+                "link set keep0 mtu 1500",
+                "link set keep1 up",
+                f"addr add 2001:db8:ee:{rnd}::{k % 99 + 1:x}/64 dev keep0",
+                "addr flush dev keep0 scope global",
+            ]
+        )
         a, b = f"s{k % 6}", f"t{k % 6}"
-        lines = [f"link add {a} type veth peer name {b}",
-                 f"link set {a} mtu {1200 + 100 * (k % 5)}",
-                 f"link set {a} up", f"link set {b} up"]
+        lines = [
+            f"link add {a} type veth peer name {b}",
+            f"link set {a} mtu {1200 + 100 * (k % 5)}",
+            f"link set {a} up",
+            f"link set {b} up",
+        ]
         lines += [f"addr add 10.{rnd}.{k % 250}.{i}/24 dev {a}" for i in range(1, 9)]
         lines += [f"addr add 2001:db8:{rnd:x}:{k % 250:x}::{i:x}/64 dev {b}" for i in range(1, 5)]
         ns.batch(lines)
-        ns.batch([f"link set {a} name {a}r", f"link set {a}r mtu 1500",
-                  f"addr flush dev {a}r", f"link set {b} down", f"link set {b} up"])
+        ns.batch(
+            [
+                f"link set {a} name {a}r",
+                f"link set {a}r mtu 1500",
+                f"addr flush dev {a}r",
+                f"link set {b} down",
+                f"link set {b} up",
+            ]
+        )
         if k >= 3:
             old = f"s{(k - 3) % 6}r"
             ns.ip("link", "del", old)
@@ -304,9 +379,16 @@ def test_churn_soak(ns):
     consistent table); after each, live() and the replayed Watcher equal a
     settled snapshot() and ip -j exactly; and the second round leaves the
     memory where the first did."""
-    ns.batch(["link add base0 type veth peer name base1", "link set base0 up",
-              "link set base1 up", "addr add 192.0.2.1/24 dev base0",
-              "link add keep0 type veth peer name keep1", "link set keep0 up"])
+    ns.batch(
+        [
+            "link add base0 type veth peer name base1",
+            "link set base0 up",
+            "link set base1 up",
+            "addr add 192.0.2.1/24 dev base0",
+            "link add keep0 type veth peer name keep1",
+            "link set keep0 up",
+        ]
+    )
     ns.sysctl("net.ipv6.conf.keep1.keep_addr_on_down", 1)
     ns.ip("addr", "add", "2001:db8:ef::1/64", "dev", "keep1")
     tracemalloc.start()
@@ -333,7 +415,7 @@ def test_churn_soak(ns):
                                     assert all(a.index == i.index for a in lv.addrs_of(i.index))
                                     assert all(g.index == i.index for g in lv.groups_of(i.index))
                                 except netifc.NoSuchInterface:
-                                    pass    # gone since the snapshot: allowed
+                                    pass  # gone since the snapshot: allowed
                             reads[k] += 1
                 except BaseException as e:  # handed to the test
                     errors.append(e)
@@ -341,8 +423,9 @@ def test_churn_soak(ns):
             sizes, rounds = [], []
             for rnd in (1, 2):
                 stop.clear()
-                threads = [threading.Thread(target=reader, args=(k,), daemon=True)
-                           for k in range(4)]
+                threads = [
+                    threading.Thread(target=reader, args=(k,), daemon=True) for k in range(4)
+                ]
                 for t in threads:
                     t.start()
                 end = time.monotonic() + 10
@@ -357,13 +440,14 @@ def test_churn_soak(ns):
                     assert not t.is_alive(), "a reader did not stop"
                 assert errors == []
                 fresh = settled(ns)
-                assert State(lv.interfaces, lv.addrs, lv.groups) == fresh, \
-                    diff(State(lv.interfaces, lv.addrs, lv.groups).view(), fresh.view(),
-                         ip_view(ns))
+                assert State(lv.interfaces, lv.addrs, lv.groups) == fresh, diff(
+                    State(lv.interfaces, lv.addrs, lv.groups).view(), fresh.view(), ip_view(ns)
+                )
                 deadline = time.monotonic() + TIMEOUT
                 while replayed.take() != fresh:
-                    assert time.monotonic() < deadline, \
-                        diff(replayed.state.view(), fresh.view(), ip_view(ns))
+                    assert time.monotonic() < deadline, diff(
+                        replayed.state.view(), fresh.view(), ip_view(ns)
+                    )
                     time.sleep(0.05)
                 assert State(w.interfaces, w.addrs, w.groups) == fresh
                 assert fresh.view() == ip_view(ns)
@@ -375,17 +459,23 @@ def test_churn_soak(ns):
     finally:
         tracemalloc.stop()
     growth = sizes[1] - sizes[0]
-    REPORTS.append(f"live churn soak: {rounds} churn rounds, {sum(reads)} reads in threads, "
-                   f"{replayed.resyncs} Resync, traced memory {sizes[0]} then {sizes[1]} bytes")
+    REPORTS.append(
+        f"live churn soak: {rounds} churn rounds, {sum(reads)} reads in threads, "
+        f"{replayed.resyncs} Resync, traced memory {sizes[0]} then {sizes[1]} bytes"
+    )
     assert growth < 256 << 10, f"memory grew by {growth} bytes from the first round to the second"
 
 
 # ---- groups on kernels that tell of none ------------------------------------------------
 
+
 def join_group(index, group):
     s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
-    s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_JOIN_GROUP,
-                 socket.inet_pton(socket.AF_INET6, group) + index.to_bytes(4, "little"))
+    s.setsockopt(
+        socket.IPPROTO_IPV6,
+        socket.IPV6_JOIN_GROUP,
+        socket.inet_pton(socket.AF_INET6, group) + index.to_bytes(4, "little"),
+    )
     return s
 
 
@@ -412,8 +502,9 @@ def test_groups_current(ns, told):
                 assert group in {g.address for g in lv.groups_of(index)}
                 deadline = time.monotonic() + TIMEOUT
                 events = []
-                while not any(isinstance(e, netifc.GroupJoined) and e.group.address == group
-                              for e in events):
+                while not any(
+                    isinstance(e, netifc.GroupJoined) and e.group.address == group for e in events
+                ):
                     events += w.poll(0.1)
                     assert time.monotonic() < deadline, f"no GroupJoined {group}: {events}"
             finally:

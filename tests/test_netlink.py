@@ -1,6 +1,7 @@
 """Netlink: nothing another process sends can disturb a call; replies of any
 size are read whole; a dump the kernel keeps interrupting ends in an honest
 EBUSY; a forked child holds nothing of its parent's."""
+
 import errno
 import json
 import os
@@ -17,10 +18,9 @@ import pytest
 
 import netifc
 from conftest import require_namespaces
-from nslab import (REPORTS, Netns, in_new_thread, netlink_ports, own_netlink_ports,
-                   socket_inodes)
+from nslab import REPORTS, Netns, in_new_thread, netlink_ports, own_netlink_ports, socket_inodes
 
-pytestmark = pytest.mark.backends    # every test, on every backend (conftest.py)
+pytestmark = pytest.mark.backends  # every test, on every backend (conftest.py)
 
 # Backends that keep one netlink socket per thread across calls.
 KEEPS_SOCKET = ("netlink", "netlink-procmcast4", "netlink-procmcast")
@@ -46,8 +46,11 @@ def addr_view(a):
 
 
 def ip_addr_views(ns):
-    return sorted((l["ifindex"], a["local"], a["prefixlen"])
-                  for l in ns.ipj("addr", "show") for a in l.get("addr_info", []))
+    return sorted(
+        (l["ifindex"], a["local"], a["prefixlen"])
+        for l in ns.ipj("addr", "show")
+        for a in l.get("addr_info", [])
+    )
 
 
 # ---- a flood of forged datagrams -----------------------------------------------------
@@ -55,7 +58,7 @@ def ip_addr_views(ns):
 # Runs as another process in the namespace: finds every NETLINK_ROUTE socket the
 # target process holds there (again and again, so a replaced socket is found too)
 # and sends it forged replies of every size as fast as it can, without blocking.
-FORGER = r'''
+FORGER = r"""
 import errno, json, os, socket, struct, sys, time
 
 target, seconds = int(sys.argv[1]), float(sys.argv[2])
@@ -136,7 +139,7 @@ while time.monotonic() < end:
                     counts["other"][e.errno] = counts["other"].get(e.errno, 0) + 1
 counts["ports"] = sorted(seen)
 print(json.dumps(counts))
-'''
+"""
 
 FLOOD_SECONDS = 4.0
 
@@ -151,11 +154,17 @@ def test_forged_flood_changes_nothing(backend):
     require_namespaces()
     ns = Netns("flood")
     try:
-        ns.sysctl("net.ipv6.conf.all.accept_dad", 0)      # no address changes state
+        ns.sysctl("net.ipv6.conf.all.accept_dad", 0)  # no address changes state
         ns.sysctl("net.ipv6.conf.default.accept_dad", 0)
-        ns.batch(["link add f0 type veth peer name f1",
-                  "addr add 192.0.2.7/24 dev f0", "addr add 2001:db8:f::7/64 dev f0 nodad",
-                  "link set f0 up", "link set f1 up"])
+        ns.batch(
+            [
+                "link add f0 type veth peer name f1",
+                "addr add 192.0.2.7/24 dev f0",
+                "addr add 2001:db8:f::7/64 dev f0 nodad",
+                "link set f0 up",
+                "link set f1 up",
+            ]
+        )
         # Both ends up: the carrier comes a moment later, and with it each end's
         # link-local address. The views are taken once both are there.
         deadline = time.monotonic() + 10
@@ -194,8 +203,20 @@ def test_forged_flood_changes_nothing(backend):
                     "multicast_addrs": f0.multicast_addrs,
                 }
                 forger = subprocess.Popen(
-                    ["ip", "netns", "exec", ns.name, sys.executable, "-c", FORGER,
-                     str(os.getpid()), str(FLOOD_SECONDS)], stdout=subprocess.PIPE, text=True)
+                    [
+                        "ip",
+                        "netns",
+                        "exec",
+                        ns.name,
+                        sys.executable,
+                        "-c",
+                        FORGER,
+                        str(os.getpid()),
+                        str(FLOOD_SECONDS),
+                    ],
+                    stdout=subprocess.PIPE,
+                    text=True,
+                )
                 errors, wrong, n = [], [], 0
                 try:
                     while forger.poll() is None:
@@ -216,9 +237,13 @@ def test_forged_flood_changes_nothing(backend):
                         n += 1
                 finally:
                     out, _ = forger.communicate(timeout=60)
-                result.update(errors=errors, wrong=wrong, rounds=n,
-                              forger=json.loads(out) if out.strip() else None,
-                              forger_rc=forger.returncode)
+                result.update(
+                    errors=errors,
+                    wrong=wrong,
+                    rounds=n,
+                    forger=json.loads(out) if out.strip() else None,
+                    forger_rc=forger.returncode,
+                )
 
         run_with_timeout(calls_under_flood, FLOOD_SECONDS + 60, "calls under a flood")
     finally:
@@ -237,7 +262,7 @@ def test_forged_flood_changes_nothing(backend):
 
 # ---- a kernel datagram larger than the first buffer ---------------------------------
 
-ALTNAME_BYTES = 127     # the longest altname the kernel takes (ALTIFNAMSIZ - 1)
+ALTNAME_BYTES = 127  # the longest altname the kernel takes (ALTIFNAMSIZ - 1)
 
 
 def altnames_for(prefix, count):
@@ -251,13 +276,27 @@ def bigns():
     require_namespaces()
     ns = Netns("big")
     try:
-        ns.batch(["link add bigA type veth peer name smallA",    # the peer comes first
-                  "link add bigZ type veth peer name bigY",
-                  "addr add 192.0.2.9/24 dev bigA", "link set bigA up", "link set smallA up"])
-        names = {"bigA": altnames_for("A", 290), "bigY": altnames_for("Y", 260),
-                 "bigZ": altnames_for("Z", 250)}
-        ns.batch([f"link property add dev {link} altname {a}"
-                  for link, alts in names.items() for a in alts])
+        ns.batch(
+            [
+                "link add bigA type veth peer name smallA",  # the peer comes first
+                "link add bigZ type veth peer name bigY",
+                "addr add 192.0.2.9/24 dev bigA",
+                "link set bigA up",
+                "link set smallA up",
+            ]
+        )
+        names = {
+            "bigA": altnames_for("A", 290),
+            "bigY": altnames_for("Y", 260),
+            "bigZ": altnames_for("Z", 250),
+        }
+        ns.batch(
+            [
+                f"link property add dev {link} altname {a}"
+                for link, alts in names.items()
+                for a in alts
+            ]
+        )
         got = {l["ifname"]: l.get("altnames", []) for l in ns.ipj("link", "show")}
         for link, alts in names.items():
             assert got[link] == alts, f"the kernel kept {len(got[link])} of {link}'s altnames"
@@ -278,8 +317,14 @@ def check_link(i, l, backend):
     assert i.altnames == want_alt, (i.name, len(i.altnames), len(want_alt))
 
 
-CUT_CALLS = ["interfaces", "by_name", "by_index", "snapshot", "multicast_snapshot",
-             "interface_addrs"]
+CUT_CALLS = [
+    "interfaces",
+    "by_name",
+    "by_index",
+    "snapshot",
+    "multicast_snapshot",
+    "interface_addrs",
+]
 
 
 @pytest.mark.parametrize("call", CUT_CALLS)
@@ -290,8 +335,10 @@ def test_reply_larger_than_first_buffer(backend, bigns, call):
         # glibc 2.36 reads 4 KB at a time without looking at MSG_TRUNC: it drops the
         # links cut off, then finds an address of a link it did not see and asks
         # again, for ever.  Nothing above getifaddrs() can mend that.
-        pytest.skip("glibc's getifaddrs() loses links whose RTM_NEWLINK exceeds its "
-                    "buffer (and loops when one has an address)")
+        pytest.skip(
+            "glibc's getifaddrs() loses links whose RTM_NEWLINK exceeds its "
+            "buffer (and loops when one has an address)"
+        )
     want = ip_link_full(bigns)
     by_name = {l["ifname"]: l for l in want.values()}
 
@@ -301,8 +348,10 @@ def test_reply_larger_than_first_buffer(backend, bigns, call):
         if call == "by_name":
             return [netifc.interface_by_name(n) for n in ("bigA", "bigZ", "smallA")]
         if call == "by_index":
-            return [netifc.interface_by_index(by_name[n]["ifindex"])
-                    for n in ("bigY", "bigA", "smallA", "bigZ")]
+            return [
+                netifc.interface_by_index(by_name[n]["ifindex"])
+                for n in ("bigY", "bigA", "smallA", "bigZ")
+            ]
         if call == "snapshot":
             return netifc.snapshot()
         if call == "multicast_snapshot":
@@ -374,14 +423,20 @@ def test_interrupted_dump_gives_honest_ebusy(backend, call):
     ns = Netns("busy")
     churner = None
     try:
-        ns.batch(["link add b0 type veth peer name b1", "link set b0 up"]
-                 + [f"addr add 10.{100 + i // 250}.{i % 250}.1/32 dev b0"
-                    for i in range(CHURN_ADDRS)])
+        ns.batch(
+            ["link add b0 type veth peer name b1", "link set b0 up"]
+            + [f"addr add 10.{100 + i // 250}.{i % 250}.1/32 dev b0" for i in range(CHURN_ADDRS)]
+        )
         churner = subprocess.Popen(
-            ["sh", "-c", "while :; do echo 'addr add 10.99.0.1/32 dev b0';"
-                         " echo 'addr del 10.99.0.1/32 dev b0'; done"
-                         f" | exec ip -n {ns.name} -force -batch - >/dev/null 2>&1"],
-            start_new_session=True)
+            [
+                "sh",
+                "-c",
+                "while :; do echo 'addr add 10.99.0.1/32 dev b0';"
+                " echo 'addr del 10.99.0.1/32 dev b0'; done"
+                f" | exec ip -n {ns.name} -force -batch - >/dev/null 2>&1",
+            ],
+            start_new_session=True,
+        )
 
         def until_ebusy():
             tries, worked, t0 = 0, 0, time.monotonic()
@@ -400,10 +455,14 @@ def test_interrupted_dump_gives_honest_ebusy(backend, call):
         churner.wait()
         churner = None
         if err is None:
-            pytest.fail(f"no dump was interrupted 8 times in a row: {tries} calls in "
-                        f"{took:.0f} s all worked under churn")
-        REPORTS.append(f"EBUSY [{backend}]: after {tries} calls of {call}() "
-                       f"({worked} worked) in {took:.1f} s of churn: {err}")
+            pytest.fail(
+                f"no dump was interrupted 8 times in a row: {tries} calls in "
+                f"{took:.0f} s all worked under churn"
+            )
+        REPORTS.append(
+            f"EBUSY [{backend}]: after {tries} calls of {call}() "
+            f"({worked} worked) in {took:.1f} s of churn: {err}"
+        )
         assert err.errno == errno.EBUSY, err
         text = str(err)
         assert "RTM_GETADDR" in text, text
@@ -455,7 +514,7 @@ def fork_and_report(parent_netlink):
     The child's report, in the parent."""
     r, w = os.pipe()
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)   # fork with threads
+        warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads
         pid = os.fork()
     if pid == 0:
         report = {}
@@ -486,13 +545,13 @@ def test_fork_child_holds_nothing_of_the_parent(backend, host, forker):
     sockets nor any namespace link, and gets ip's answer; the parent's threads
     keep working."""
     want = sorted(ip_link_view(l) for l in host.ipj("link", "show"))
-    ready, go = threading.Barrier(4), threading.Event()    # 3 threads and this one
+    ready, go = threading.Barrier(4), threading.Event()  # 3 threads and this one
     lock = threading.Lock()
     problems, mine, reports = [], {}, []
 
     def worker(k):
         try:
-            with lock:      # one at a time: the new socket is this thread's
+            with lock:  # one at a time: the new socket is this thread's
                 before = socket_inodes()
                 first = netifc.interfaces()
                 mine[k] = socket_inodes() - before
@@ -536,8 +595,9 @@ def test_fork_child_holds_nothing_of_the_parent(backend, host, forker):
     assert "error" not in report, report.get("error")
     assert report["netlink"] == [], "the child holds the parent's netlink sockets"
     assert report["any_netlink"] == [], "the child holds netlink sockets"
-    assert report["ns"] == {}, f"the child holds namespace links {report['ns']} " \
-                               f"(the parent's: {parent_ns})"
+    assert report["ns"] == {}, (
+        f"the child holds namespace links {report['ns']} (the parent's: {parent_ns})"
+    )
     assert [tuple(x) for x in report["links"]] == want
     assert [tuple(x) for x in report["again"]] == want
     # The threads found their sockets still open before they ended (and closed
@@ -554,8 +614,9 @@ def test_fork_while_other_threads_call(backend, host):
     netlink socket or namespace link of the parent's, whatever the threads were
     doing at that moment (sending, reading, opening a socket)."""
     if backend == "getifaddrs":
-        pytest.skip("getifaddrs: the C library's own socket, open during its call, "
-                    "is no socket of netifc's")
+        pytest.skip(
+            "getifaddrs: the C library's own socket, open during its call, is no socket of netifc's"
+        )
     stop = threading.Event()
     problems = []
 
@@ -583,6 +644,7 @@ def test_fork_while_other_threads_call(backend, host):
         for t in threads:
             t.join()
     assert not problems, problems
-    assert not bad, f"{len(bad)} of {FORKS} children held the parent's: " + \
-        "; ".join(f"netlink sockets {b.get('any_netlink')} namespace links {b.get('ns')} "
-                  f"{b.get('error', '')}" for b in bad[:3])
+    assert not bad, f"{len(bad)} of {FORKS} children held the parent's: " + "; ".join(
+        f"netlink sockets {b.get('any_netlink')} namespace links {b.get('ns')} {b.get('error', '')}"
+        for b in bad[:3]
+    )

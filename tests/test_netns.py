@@ -2,6 +2,7 @@
 namespace and compared with `ip -n NAME -j ...`; several at once from several
 threads; the caller's namespace never moves; a deleted namespace held open;
 errors; fork; Watcher and live tables; the CLI's -n."""
+
 import contextlib
 import errno
 import json
@@ -17,8 +18,17 @@ import pytest
 
 import netifc
 from conftest import require_namespaces
-from nslab import (Host, Netns, in_new_thread, ip_addrs, ip_groups, ip_links, printed_until,
-                   socket_inodes, wait_link_locals)
+from nslab import (
+    Host,
+    Netns,
+    in_new_thread,
+    ip_addrs,
+    ip_groups,
+    ip_links,
+    printed_until,
+    socket_inodes,
+    wait_link_locals,
+)
 from test_cli_ip import compare
 from test_conformance import check_addr, check_link
 
@@ -36,16 +46,20 @@ def build(tag, i):
     try:
         ns.sysctl("net.ipv6.conf.all.accept_dad", 0)
         ns.sysctl("net.ipv6.conf.default.accept_dad", 0)
-        ns.batch([
-            f"link add a{i} type veth peer name b{i}",
-            f"tuntap add dev d{i} mode tun",
-            f"addr add 192.0.2.{i + 1}/24 brd + dev a{i}",
-            f"addr add 2001:db8:{i}::1/64 dev a{i}",
-            f"addr add 10.{i}.0.1 peer 10.{i}.0.2 dev d{i}",
-            f"addr add 198.51.100.{i + 1}/32 dev b{i}",
-            f"link set a{i} up", f"link set b{i} up", f"link set d{i} up",
-            f"link set d{i} mtu {1400 + i}",
-        ])
+        ns.batch(
+            [
+                f"link add a{i} type veth peer name b{i}",
+                f"tuntap add dev d{i} mode tun",
+                f"addr add 192.0.2.{i + 1}/24 brd + dev a{i}",
+                f"addr add 2001:db8:{i}::1/64 dev a{i}",
+                f"addr add 10.{i}.0.1 peer 10.{i}.0.2 dev d{i}",
+                f"addr add 198.51.100.{i + 1}/32 dev b{i}",
+                f"link set a{i} up",
+                f"link set b{i} up",
+                f"link set d{i} up",
+                f"link set d{i} mtu {1400 + i}",
+            ]
+        )
         wait_link_locals(ns, [f"a{i}", f"b{i}"])
         return ns
     except BaseException:
@@ -68,8 +82,9 @@ def nets():
 
 # A NetNS needs the netlink backend: every test runs on each of its paths
 # (the getifaddrs backend's refusal is a test of its own).
-pytestmark = pytest.mark.backends("netlink", "netlink-nostrict", "netlink-procmcast4",
-                                  "netlink-procmcast")
+pytestmark = pytest.mark.backends(
+    "netlink", "netlink-nostrict", "netlink-procmcast4", "netlink-procmcast"
+)
 
 
 def addr_key(a):
@@ -77,6 +92,7 @@ def addr_key(a):
 
 
 # ---- each namespace against ip -n NAME -j ---------------------------------------------
+
 
 def check_namespace(ns, n, backend):
     """Every call of NetNS n against ip's view of ns."""
@@ -92,10 +108,14 @@ def check_namespace(ns, n, backend):
         assert len(mine) == len(rows), i
         for a, w in zip(mine, rows):
             check_addr(a, w, backend)
-        assert sorted((("inet" if g.family == socket.AF_INET else "inet6"), g.address, g.zone)
-                      for g in i.multicast_addrs()) == groups.get(i.index, []), i
-    flat = sorted((w for rows in addrs.values() for w in rows),
-                  key=lambda w: (w["index"], w["family"], w["address"]))
+        assert sorted(
+            (("inet" if g.family == socket.AF_INET else "inet6"), g.address, g.zone)
+            for g in i.multicast_addrs()
+        ) == groups.get(i.index, []), i
+    flat = sorted(
+        (w for rows in addrs.values() for w in rows),
+        key=lambda w: (w["index"], w["family"], w["address"]),
+    )
     every = sorted(n.interface_addrs(), key=addr_key)
     assert len(every) == len(flat)
     for a, w in zip(every, flat):
@@ -104,9 +124,13 @@ def check_namespace(ns, n, backend):
     assert snap.interfaces == got
     assert sorted(snap.addrs, key=addr_key) == every
     msnap = n.multicast_snapshot()
-    assert {i: sorted((("inet" if g.family == socket.AF_INET else "inet6"), g.address, g.zone)
-                      for g in msnap.addrs_of(i)) for i in links} == \
-        {i: groups.get(i, []) for i in links}
+    assert {
+        i: sorted(
+            (("inet" if g.family == socket.AF_INET else "inet6"), g.address, g.zone)
+            for g in msnap.addrs_of(i)
+        )
+        for i in links
+    } == {i: groups.get(i, []) for i in links}
 
 
 def test_each_namespace_matches_ip(nets, backend):
@@ -147,7 +171,7 @@ def test_by_path_and_by_descriptor(nets, backend):
             with netifc.NetNS(target) as n:
                 assert sorted((i.index, i.name) for i in n.interfaces()) == want, target
                 assert n.name is None
-        os.fstat(fd)        # the caller's descriptor is still its own, open
+        os.fstat(fd)  # the caller's descriptor is still its own, open
     finally:
         sleeper.kill()
         sleeper.wait()
@@ -166,16 +190,19 @@ def test_the_fallback_paths_read_the_namespace(nets, backend):
         a1 = n.interface_by_name("a1")
         groups = {g.address for g in a1.multicast_addrs()}
     assert {g[1] for g in ip_groups(ns)[a1.index]} == groups
-    assert "ff02::1:ff00:1" in groups      # the solicited-node group of 2001:db8:1::1
+    assert "ff02::1:ff00:1" in groups  # the solicited-node group of 2001:db8:1::1
 
 
 # ---- threads --------------------------------------------------------------------------
 
+
 def test_threads_each_with_its_own_namespace_at_once(nets, backend):
     """One thread per namespace, and two more sharing one NetNS, all calling at
     once: each answer is its namespace's; no thread's namespace moves."""
-    want = {ns.name: sorted((i["index"], i["name"], i["mtu"]) for i in ip_links(ns).values())
-            for ns in nets}
+    want = {
+        ns.name: sorted((i["index"], i["name"], i["mtu"]) for i in ip_links(ns).values())
+        for ns in nets
+    }
     home = my_netns()
     shared = netifc.NetNS(nets[0].name)
     start = threading.Barrier(len(nets) + 2)
@@ -193,7 +220,7 @@ def test_threads_each_with_its_own_namespace_at_once(nets, backend):
                     problems.append((name, "an address of no interface"))
                 if my_netns() != home:
                     problems.append((name, "the thread moved"))
-        except BaseException as e:     # reported by the main thread
+        except BaseException as e:  # reported by the main thread
             problems.append((name, repr(e)))
 
     opened = [netifc.NetNS(ns.name) for ns in nets]
@@ -221,6 +248,7 @@ def test_one_netns_used_from_a_thread_it_was_not_made_in(nets, backend):
 
 # ---- lifetime -----------------------------------------------------------------------
 
+
 def test_a_deleted_namespace_answers_while_held(backend):
     require_namespaces()
     ns = build("nsdel", 5)
@@ -234,8 +262,9 @@ def test_a_deleted_namespace_answers_while_held(backend):
         assert not os.path.exists(f"/run/netns/{ns.name}")
         with pytest.raises(FileNotFoundError):
             netifc.NetNS(ns.name)
-        assert sorted((i.index, i.name) for i in n.interfaces()) == \
-            sorted((w["index"], w["name"]) for w in before.values())
+        assert sorted((i.index, i.name) for i in n.interfaces()) == sorted(
+            (w["index"], w["name"]) for w in before.values()
+        )
         assert sorted(map(str, n.interface_addrs())) == addrs
         assert n.interface_by_name("d5").addrs()[0].address == "10.5.0.1"
         lv = n.live()
@@ -247,7 +276,7 @@ def test_a_deleted_namespace_answers_while_held(backend):
         n.interfaces()
     with pytest.raises(ValueError, match="closed"):
         n.fileno()
-    n.close()       # again: nothing
+    n.close()  # again: nothing
 
 
 def test_closed_netns_and_its_interfaces(nets, backend):
@@ -255,8 +284,15 @@ def test_closed_netns_and_its_interfaces(nets, backend):
     a0 = n.interface_by_name("a0")
     assert [a.address for a in a0.addrs() if a.family == socket.AF_INET] == ["192.0.2.1"]
     n.close()
-    for call in (n.interfaces, n.interface_addrs, n.snapshot, a0.addrs, a0.multicast_addrs,
-                 lambda: n.interface_by_index(1), lambda: n.interface_by_name("lo")):
+    for call in (
+        n.interfaces,
+        n.interface_addrs,
+        n.snapshot,
+        a0.addrs,
+        a0.multicast_addrs,
+        lambda: n.interface_by_index(1),
+        lambda: n.interface_by_name("lo"),
+    ):
         with pytest.raises(ValueError, match="closed network namespace"):
             call()
 
@@ -271,6 +307,7 @@ def test_interfaces_ask_their_namespace_for_addresses(nets, backend):
 
 
 # ---- errors -------------------------------------------------------------------------------
+
 
 def test_missing_namespace_is_named(backend):
     require_namespaces()
@@ -287,14 +324,14 @@ def test_bad_arguments():
             netifc.NetNS(bad)
     for bad in (None, 1.5, True, b"name", ["x"]):
         with pytest.raises(TypeError):
-            netifc.NetNS(bad)   # type: ignore[arg-type]
+            netifc.NetNS(bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         netifc.NetNS(-1)
     r, w = os.pipe()
     os.close(w)
     try:
         with pytest.raises(OSError) as e:
-            netifc.NetNS(r)     # a descriptor, but no network namespace
+            netifc.NetNS(r)  # a descriptor, but no network namespace
         assert e.value.errno == errno.EINVAL
     finally:
         os.close(r)
@@ -310,26 +347,37 @@ def test_getifaddrs_backend_refuses(nets):
         with pytest.raises(NotImplementedError, match="getifaddrs backend"):
             netifc.NetNS(nets[0].name)
         with pytest.raises(NotImplementedError, match="getifaddrs backend"):
-            n.interfaces()      # opened before the backend changed
+            n.interfaces()  # opened before the backend changed
     finally:
         netifc._netifc._set_backend("netlink", 0)
         n.close()
-    r = subprocess.run([sys.executable, "-m", "netifc", "-n", nets[0].name], cwd="/",
-                       capture_output=True, text=True,
-                       env=dict(os.environ, NETIFC_BACKEND="getifaddrs"))
+    r = subprocess.run(
+        [sys.executable, "-m", "netifc", "-n", nets[0].name],
+        cwd="/",
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, NETIFC_BACKEND="getifaddrs"),
+    )
     assert r.returncode == 1 and "getifaddrs backend" in r.stderr and r.stdout == ""
 
 
 def test_unprivileged_gets_permission_error(nets, backend):
     """A process that dropped root (setuid nobody) may not enter."""
-    code = ("import os, sys, netifc\n"    # first: the interpreter's files may be closed to nobody
-            "os.setgroups([]); os.setgid(65534); os.setuid(65534)\n"
-            "try:\n    netifc.NetNS(sys.argv[1])\n"
-            "except PermissionError as e:\n    print('PermissionError', e.errno, e)\n"
-            "else:\n    print('entered')\n")
-    r = subprocess.run([sys.executable, "-c", code, nets[0].name], capture_output=True,
-                       text=True, cwd="/", timeout=60,
-                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p)))
+    code = (
+        "import os, sys, netifc\n"  # first: the interpreter's files may be closed to nobody
+        "os.setgroups([]); os.setgid(65534); os.setuid(65534)\n"
+        "try:\n    netifc.NetNS(sys.argv[1])\n"
+        "except PermissionError as e:\n    print('PermissionError', e.errno, e)\n"
+        "else:\n    print('entered')\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code, nets[0].name],
+        capture_output=True,
+        text=True,
+        cwd="/",
+        timeout=60,
+        env=dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p)),
+    )
     assert r.returncode == 0, r.stderr
     word, err, text = r.stdout.split(" ", 2)
     assert word == "PermissionError" and int(err) in (errno.EPERM, errno.EACCES)
@@ -337,6 +385,7 @@ def test_unprivileged_gets_permission_error(nets, backend):
 
 
 # ---- fork ------------------------------------------------------------------------------
+
 
 def test_forked_child_makes_its_own_socket(nets, backend):
     """The child holds none of the parent's NetNS sockets (closed at the fork),
@@ -347,9 +396,9 @@ def test_forked_child_makes_its_own_socket(nets, backend):
     n = netifc.NetNS(ns.name)
     n.interfaces()
     parents = socket_inodes() - before
-    assert len(parents) == 1        # the NetNS's one socket
+    assert len(parents) == 1  # the NetNS's one socket
     want = sorted(i.name for i in n.interfaces())
-    lv = n.live()       # its watch socket is the parent's too
+    lv = n.live()  # its watch socket is the parent's too
     rfd, wfd = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -360,7 +409,7 @@ def test_forked_child_makes_its_own_socket(nets, backend):
             report["held"] = sorted(held & parents)
             report["names"] = sorted(i.name for i in n.interfaces())
             report["new"] = sorted(socket_inodes() - held)
-            report["live"] = sorted(i.name for i in lv.interfaces)   # reopened in the child
+            report["live"] = sorted(i.name for i in lv.interfaces)  # reopened in the child
         except BaseException as e:  # handed to the parent
             report["error"] = repr(e)
         finally:
@@ -375,13 +424,14 @@ def test_forked_child_makes_its_own_socket(nets, backend):
     # its own kept socket; none on the path that opens one per call
     assert len(report["new"]) == (0 if backend == "netlink-nostrict" else 1)
     assert report["live"] == want
-    assert sorted(i.name for i in n.interfaces()) == want   # the parent's still works
+    assert sorted(i.name for i in n.interfaces()) == want  # the parent's still works
     assert sorted(i.name for i in lv.interfaces) == want
     lv.close()
     n.close()
 
 
 # ---- Watcher and live tables -------------------------------------------------------
+
 
 def test_watcher_in_a_namespace_sees_ip_n_changes(nets, backend):
     ns = nets[2]
@@ -394,16 +444,16 @@ def test_watcher_in_a_namespace_sees_ip_n_changes(nets, backend):
         events = []
         deadline = time.monotonic() + TIMEOUT
         while time.monotonic() < deadline and not any(
-                isinstance(e, netifc.LinkChanged) and e.new.mtu == 1300 for e in events):
+            isinstance(e, netifc.LinkChanged) and e.new.mtu == 1300 for e in events
+        ):
             events += w.poll(0.5)
-        kinds = [(type(e).__name__, getattr(e, "link", None) and e.link.name)
-                 for e in events]
+        kinds = [(type(e).__name__, getattr(e, "link", None) and e.link.name) for e in events]
         assert ("LinkAdded", "w2") in kinds
         added = [e.addr for e in events if isinstance(e, netifc.AddrAdded)]
         assert [(a.address, a.prefixlen) for a in added] == [("203.0.113.2", 24)]
         w2 = [e.link for e in events if isinstance(e, netifc.LinkAdded)][0]
         assert w2.index == ip_links(ns)[w2.index]["index"] and w2.name == "w2"
-        assert [a.address for a in w2.addrs()] == ["203.0.113.2"]   # asked of the namespace
+        assert [a.address for a in w2.addrs()] == ["203.0.113.2"]  # asked of the namespace
         assert {i.name for i in w.interfaces} == {"a2", "b2", "d2", "lo", "w2"}
         ns.ip("link", "del", "w2")
         ns.ip("link", "set", "d2", "mtu", "1402")
@@ -417,7 +467,7 @@ def test_live_tables_in_a_namespace(nets, backend):
         try:
             assert lv.by_name("d1").mtu == 1401
             ns.ip("link", "set", "d1", "mtu", "1234")
-            assert lv.by_name("d1").mtu == 1234             # read-your-writes
+            assert lv.by_name("d1").mtu == 1234  # read-your-writes
             assert sorted(map(str, lv.addrs)) == sorted(map(str, n.interface_addrs()))
             got = in_new_thread(lambda: lv.by_name("d1").mtu, timeout=TIMEOUT)
             assert got == 1234
@@ -430,43 +480,76 @@ def test_live_tables_in_a_namespace(nets, backend):
 
 # ---- command line ------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("form", ["addr", "-4", "-6", "brief", "multicast"])
 def test_cli_n_is_ip_n(nets, backend, form):
     """netifc -n NAME against ip -n NAME, from the tests' own namespace."""
     host = Host()
     ns = nets[0]
     if form == "multicast":
-        out = subprocess.run([sys.executable, "-m", "netifc", "-n", ns.name, "-j", "-m"],
-                             cwd="/", capture_output=True, text=True, check=True).stdout
-        got = {l["index"]: sorted((g["family"], g["address"], g["zone"]) for g in l["multicast"])
-               for l in json.loads(out)}
+        out = subprocess.run(
+            [sys.executable, "-m", "netifc", "-n", ns.name, "-j", "-m"],
+            cwd="/",
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        got = {
+            l["index"]: sorted((g["family"], g["address"], g["zone"]) for g in l["multicast"])
+            for l in json.loads(out)
+        }
         assert got == {i: ip_groups(ns).get(i, []) for i in ip_links(ns)}
         return
     args = {"addr": (), "-4": ("-4",), "-6": ("-6",), "brief": ("-b",)}[form]
-    ip_args = {"addr": ("addr",), "-4": ("-4", "addr"), "-6": ("-6", "addr"),
-               "brief": ("-br", "addr")}[form]
-    compare(host, backend, ("-n", ns.name, *args), ("-n", ns.name, *ip_args),
-            brief=form == "brief")
+    ip_args = {
+        "addr": ("addr",),
+        "-4": ("-4", "addr"),
+        "-6": ("-6", "addr"),
+        "brief": ("-br", "addr"),
+    }[form]
+    compare(host, backend, ("-n", ns.name, *args), ("-n", ns.name, *ip_args), brief=form == "brief")
 
 
 def test_cli_n_json_and_errors(nets, backend):
     ns = nets[1]
-    out = subprocess.run([sys.executable, "-m", "netifc", "--netns", ns.name, "-j"], cwd="/",
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "netifc", "--netns", ns.name, "-j"],
+        cwd="/",
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     ip = ns.ipj("addr", "show")
-    assert [(l["index"], l["name"], l["mtu"], [a["address"] for a in l["addrs"]])
-            for l in json.loads(out)] == \
-        [(l["ifindex"], l["ifname"], l["mtu"], [a["local"] for a in l.get("addr_info", [])])
-         for l in ip]
-    out = subprocess.run([sys.executable, "-m", "netifc", "-n", ns.name, "-s", "-j"], cwd="/",
-                         capture_output=True, text=True, check=True).stdout
-    assert [(d["index"], d["name"]) for d in json.loads(out)] == \
-        [(l["ifindex"], l["ifname"]) for l in ns.ipj("-s", "link", "show")]
-    r = subprocess.run([sys.executable, "-m", "netifc", "-n", "nsmissing-y"], cwd="/",
-                       capture_output=True, text=True)
+    assert [
+        (l["index"], l["name"], l["mtu"], [a["address"] for a in l["addrs"]])
+        for l in json.loads(out)
+    ] == [
+        (l["ifindex"], l["ifname"], l["mtu"], [a["local"] for a in l.get("addr_info", [])])
+        for l in ip
+    ]
+    out = subprocess.run(
+        [sys.executable, "-m", "netifc", "-n", ns.name, "-s", "-j"],
+        cwd="/",
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert [(d["index"], d["name"]) for d in json.loads(out)] == [
+        (l["ifindex"], l["ifname"]) for l in ns.ipj("-s", "link", "show")
+    ]
+    r = subprocess.run(
+        [sys.executable, "-m", "netifc", "-n", "nsmissing-y"],
+        cwd="/",
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 1 and "nsmissing-y" in r.stderr and r.stdout == ""
-    r = subprocess.run([sys.executable, "-m", "netifc", "-n", ns.name, "nosuch0"], cwd="/",
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "netifc", "-n", ns.name, "nosuch0"],
+        cwd="/",
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 1 and "nosuch0" in r.stderr
 
 
@@ -486,8 +569,13 @@ def watch_subscribed(ns, pid):
 
 def test_cli_watch_in_a_namespace(nets, backend):
     ns = nets[0]
-    p = subprocess.Popen([sys.executable, "-m", "netifc", "-n", ns.name, "--watch", "--json"],
-                         cwd="/", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "netifc", "-n", ns.name, "--watch", "--json"],
+        cwd="/",
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + TIMEOUT
         while not watch_subscribed(ns, p.pid):
@@ -495,8 +583,11 @@ def test_cli_watch_in_a_namespace(nets, backend):
             time.sleep(0.05)
         ns.ip("addr", "add", "192.0.2.77/24", "dev", "a0")
         ns.ip("addr", "del", "192.0.2.77/24", "dev", "a0")
-        seen, rest = printed_until(p, lambda lines: any(
-            json.loads(line)["event"] == "addr_removed" for line in lines), TIMEOUT)
+        seen, rest = printed_until(
+            p,
+            lambda lines: any(json.loads(line)["event"] == "addr_removed" for line in lines),
+            TIMEOUT,
+        )
         p.send_signal(2)
         out, err = p.communicate(timeout=TIMEOUT)
         out = "\n".join(seen + [rest + out])
@@ -505,12 +596,16 @@ def test_cli_watch_in_a_namespace(nets, backend):
     assert p.returncode == 0, err
     index = ip_links(ns)
     a0 = [i for i, w in index.items() if w["name"] == "a0"][0]
-    got = [(d["event"], d.get("index"), d["addr"]["address"])
-           for d in map(json.loads, out.splitlines()) if d["event"].startswith("addr")]
+    got = [
+        (d["event"], d.get("index"), d["addr"]["address"])
+        for d in map(json.loads, out.splitlines())
+        if d["event"].startswith("addr")
+    ]
     assert got == [("addr_added", a0, "192.0.2.77"), ("addr_removed", a0, "192.0.2.77")]
 
 
 # ---- routes and counters ----------------------------------------------------------------
+
 
 def route_key(dst, dev, gateway, table):
     dst = "0.0.0.0/0" if dst == "default" else dst
@@ -523,18 +618,28 @@ def test_routes_match_ip_n(nets, backend):
     tables = {"main": 254, "local": 255}
     for k, ns in enumerate(nets):
         ns.ip("route", "replace", "default", "via", f"192.0.2.{100 + k}", "dev", f"a{k}")
-        want = sorted(route_key(r["dst"], r.get("dev"), r.get("gateway"),
-                                tables.get(r.get("table", "main"), r.get("table")))
-                      for r in ns.ipj("-4", "route", "show", "table", "all"))
+        want = sorted(
+            route_key(
+                r["dst"],
+                r.get("dev"),
+                r.get("gateway"),
+                tables.get(r.get("table", "main"), r.get("table")),
+            )
+            for r in ns.ipj("-4", "route", "show", "table", "all")
+        )
         with netifc.NetNS(ns.name) as n:
-            got = sorted(route_key(r.destination, r.ifname or None, r.gateway, r.table)
-                         for r in n.routes(socket.AF_INET, "all"))
+            got = sorted(
+                route_key(r.destination, r.ifname or None, r.gateway, r.table)
+                for r in n.routes(socket.AF_INET, "all")
+            )
             assert got == want
             gws = n.default_gateways()[socket.AF_INET]
             assert [(g.gateway, g.ifname) for g in gws] == [(f"192.0.2.{100 + k}", f"a{k}")]
             r = n.route_get(f"192.0.2.{50 + k}")
             ip = ns.ipj("route", "get", f"192.0.2.{50 + k}")[0]
-            assert (r.ifname, r.prefsrc) == (ip["dev"], ip["prefsrc"]) == (f"a{k}", f"192.0.2.{k + 1}")
+            assert (
+                (r.ifname, r.prefsrc) == (ip["dev"], ip["prefsrc"]) == (f"a{k}", f"192.0.2.{k + 1}")
+            )
         ns.ip("route", "del", "default")
 
 
@@ -552,7 +657,7 @@ def proc_net_dev(ns):
 def test_counters_are_the_namespaces(nets, backend):
     ns = nets[2]
     before = proc_net_dev(ns)
-    if shutil.which("ping"):    # some traffic on lo, counted between the two reads
+    if shutil.which("ping"):  # some traffic on lo, counted between the two reads
         ns.run(["ping", "-c", "3", "-i", "0.2", "-q", "127.0.0.1"], capture_output=True)
     with netifc.NetNS(ns.name) as n:
         got = {c.ifname: c for c in n.counters()}

@@ -1,6 +1,7 @@
 """What a newcomer meets first: the installed distribution, a source tree
 without the built extension, a wrong NETIFC_BACKEND, a bench comparison of
 files that are not there."""
+
 import json
 import os
 import pathlib
@@ -15,13 +16,18 @@ import netifc
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-
 def run_python(code, cwd, env=None, *args):
     """python -c code in cwd (first on sys.path there), with NETIFC_BACKEND unset
     unless env sets it."""
     base = {k: v for k, v in os.environ.items() if k != "NETIFC_BACKEND"}
-    return subprocess.run([sys.executable, *args, "-c", code], cwd=cwd, capture_output=True,
-                          text=True, env={**base, **(env or {})}, timeout=60)
+    return subprocess.run(
+        [sys.executable, *args, "-c", code],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**base, **(env or {})},
+        timeout=60,
+    )
 
 
 def installed_metadata(tmp_path):
@@ -68,11 +74,18 @@ def test_distribution_classifiers_name_what_ci_tests(tmp_path):
     """Each CPython CI runs the suite on (.ci/wheels.sh: 3.9 to 3.13; .ci/sid.sh:
     3.14, 3.15), the platforms, the status and the topics."""
     md = installed_metadata(tmp_path)
-    listed = {c.rsplit(" :: ", 1)[1] for c in md["classifiers"]
-              if c.startswith("Programming Language :: Python :: 3.")}
+    listed = {
+        c.rsplit(" :: ", 1)[1]
+        for c in md["classifiers"]
+        if c.startswith("Programming Language :: Python :: 3.")
+    }
     assert listed == {f"3.{n}" for n in range(9, 16)}
-    for c in ("Operating System :: POSIX :: Linux", "Topic :: System :: Networking",
-              "Typing :: Typed", "Programming Language :: Python :: 3 :: Only"):
+    for c in (
+        "Operating System :: POSIX :: Linux",
+        "Topic :: System :: Networking",
+        "Typing :: Typed",
+        "Programming Language :: Python :: 3 :: Only",
+    ):
         assert c in md["classifiers"]
     assert any(c.startswith("Development Status :: ") for c in md["classifiers"])
     assert "netlink" in md["keywords"][0].split(",")
@@ -86,13 +99,18 @@ def test_distribution_ships_the_stubs_and_marker(tmp_path):
 
 
 def test_missing_extension_says_so_and_how_to_build(tmp_path):
-    shutil.copytree(pathlib.Path(netifc.__file__).parent, tmp_path / "netifc",
-                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
-    r = run_python("import netifc", tmp_path, None, "-S")   # -S: no installed netifc
+    shutil.copytree(
+        pathlib.Path(netifc.__file__).parent,
+        tmp_path / "netifc",
+        ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"),
+    )
+    r = run_python("import netifc", tmp_path, None, "-S")  # -S: no installed netifc
     assert r.returncode == 1
     last = r.stderr.strip().splitlines()[-1]
-    assert last.startswith("ModuleNotFoundError: netifc's C extension netifc._netifc is not built in "
-                           f"{tmp_path / 'netifc'}"), r.stderr
+    assert last.startswith(
+        "ModuleNotFoundError: netifc's C extension netifc._netifc is not built in "
+        f"{tmp_path / 'netifc'}"
+    ), r.stderr
     assert "pip install -e ." in last and "build_ext --inplace" in last
     assert "circular import" not in r.stderr
 
@@ -101,8 +119,11 @@ def test_broken_extension_keeps_its_own_error(tmp_path):
     """An extension that is there but does not load is not reported as missing."""
     pkg = pathlib.Path(netifc.__file__).parent
     shutil.copytree(pkg, tmp_path / "netifc", ignore=shutil.ignore_patterns("__pycache__"))
-    so = [p for p in (tmp_path / "netifc").iterdir() if p.name.startswith("_netifc.") and
-          p.suffix == ".so"]
+    so = [
+        p
+        for p in (tmp_path / "netifc").iterdir()
+        if p.name.startswith("_netifc.") and p.suffix == ".so"
+    ]
     assert len(so) == 1
     so[0].write_bytes(b"not an ELF file")
     r = run_python("import netifc", tmp_path, None, "-S")
@@ -113,8 +134,13 @@ def test_broken_extension_keeps_its_own_error(tmp_path):
 
 def test_netifc_backend_chooses_the_backend(tmp_path):
     for name in ("netlink", "getifaddrs"):
-        r = run_python("import netifc; print(netifc.backend)", tmp_path, {"NETIFC_BACKEND": name},
-                       "-W", "error")
+        r = run_python(
+            "import netifc; print(netifc.backend)",
+            tmp_path,
+            {"NETIFC_BACKEND": name},
+            "-W",
+            "error",
+        )
         assert (r.returncode, r.stdout, r.stderr) == (0, name + "\n", "")
 
 
@@ -122,8 +148,11 @@ def test_netifc_backend_chooses_the_backend(tmp_path):
 def test_wrong_netifc_backend_warns_and_keeps_the_default(tmp_path, value):
     default = run_python("import netifc; print(netifc.backend)", tmp_path).stdout.strip()
     assert default == ("netlink" if sys.platform.startswith("linux") else "getifaddrs")
-    r = run_python("import netifc; print(netifc.backend); print(len(netifc.interfaces()) > 0)",
-                   tmp_path, {"NETIFC_BACKEND": value})
+    r = run_python(
+        "import netifc; print(netifc.backend); print(len(netifc.interfaces()) > 0)",
+        tmp_path,
+        {"NETIFC_BACKEND": value},
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout == f"{default}\nTrue\n"
     assert "RuntimeWarning" in r.stderr
@@ -136,14 +165,20 @@ def test_wrong_netifc_backend_warns_and_keeps_the_default(tmp_path, value):
 
 
 def test_empty_netifc_backend_is_the_default(tmp_path):
-    r = run_python("import netifc; print(netifc.backend)", tmp_path, {"NETIFC_BACKEND": ""},
-                   "-W", "error")
+    r = run_python(
+        "import netifc; print(netifc.backend)", tmp_path, {"NETIFC_BACKEND": ""}, "-W", "error"
+    )
     assert r.returncode == 0 and r.stderr == ""
 
 
 def bench(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "netifc.bench", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "netifc.bench", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_bench_compare_missing_file_is_one_line(tmp_path):
@@ -151,8 +186,9 @@ def test_bench_compare_missing_file_is_one_line(tmp_path):
     new.write_text(json.dumps({"netifc": {"BenchmarkInterfaces": 100.0}}))
     r = bench("--compare", "missing.json", str(new), cwd=tmp_path)
     assert (r.returncode, r.stdout) == (2, "")
-    assert r.stderr == ("python -m netifc.bench: error: --compare: missing.json: "
-                        "No such file or directory\n")
+    assert r.stderr == (
+        "python -m netifc.bench: error: --compare: missing.json: No such file or directory\n"
+    )
 
 
 @pytest.mark.parametrize("text", ["", "{", "[]", '{"go": {}}', '{"netifc": {"x": "fast"}}'])
@@ -160,8 +196,9 @@ def test_bench_compare_foreign_file_is_one_line(tmp_path, text):
     (tmp_path / "old.json").write_text(text)
     r = bench("--compare", "old.json", "old.json", cwd=tmp_path)
     assert (r.returncode, r.stdout) == (2, "")
-    assert r.stderr == ("python -m netifc.bench: error: --compare: old.json: "
-                        "not a run saved with --json\n")
+    assert r.stderr == (
+        "python -m netifc.bench: error: --compare: old.json: not a run saved with --json\n"
+    )
 
 
 def test_bench_compare_prints_the_delta(tmp_path):
@@ -175,13 +212,18 @@ def test_bench_compare_prints_the_delta(tmp_path):
 
 
 def test_bench_plot_without_matplotlib_says_how_to_get_it(tmp_path):
-    code = ("import sys; sys.modules['matplotlib'] = None\n"
-            "from netifc.bench import main; sys.exit(main(['--plot', 'x.png']))")
-    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
-                       text=True, timeout=60)
+    code = (
+        "import sys; sys.modules['matplotlib'] = None\n"
+        "from netifc.bench import main; sys.exit(main(['--plot', 'x.png']))"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
     assert (r.returncode, r.stdout) == (2, "")
-    assert r.stderr == ("python -m netifc.bench: error: --plot needs matplotlib, which is not"
-                        " installed: pip install 'netifc[plot]'\n")
+    assert r.stderr == (
+        "python -m netifc.bench: error: --plot needs matplotlib, which is not"
+        " installed: pip install 'netifc[plot]'\n"
+    )
     assert not (tmp_path / "x.png").exists()
 
 
@@ -195,17 +237,37 @@ def test_bench_plot_sizes_are_counts(tmp_path, sizes):
 def test_bench_plot_draws_each_size(tmp_path):
     pytest.importorskip("matplotlib")
     from conftest import require_namespaces
+
     require_namespaces()
-    r = subprocess.run([sys.executable, "-m", "netifc.bench", "--plot", "x.png", "--json",
-                        "x.json", "--sizes", "0,3", "--benchtime", "0.03", "--no-go"],
-                       cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "netifc.bench",
+            "--plot",
+            "x.png",
+            "--json",
+            "x.json",
+            "--sizes",
+            "0,3",
+            "--benchtime",
+            "0.03",
+            "--no-go",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "x.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     data = json.loads((tmp_path / "x.json").read_text())
     # lo alone, then lo and three veth pairs, each first end with two
     # addresses and both ends with their IPv6 link-local one
-    assert [(p["pairs"], p["links"], p["addrs"]) for p in data["points"]] == \
-        [(0, 1, 2), (3, 7, 2 + 3 * 2 + 6)]
+    assert [(p["pairs"], p["links"], p["addrs"]) for p in data["points"]] == [
+        (0, 1, 2),
+        (3, 7, 2 + 3 * 2 + 6),
+    ]
     for p in data["points"]:
         assert set(p["ns"]) == {"interfaces", "lookup", "addrs"}
         assert set(p["ns"]["lookup"]) == {"netifc", "netifc live()", "kernel floor"}

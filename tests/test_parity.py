@@ -6,6 +6,7 @@ the one `ip -n NAME -j` gives.
 Every source reads one namespace the test builds: the module's functions,
 live() and snapshot() from a thread entered into it, the NetNS from outside.
 """
+
 import copy
 import os
 import pickle
@@ -35,16 +36,20 @@ def place():
     try:
         ns.sysctl("net.ipv6.conf.all.accept_dad", 0)
         ns.sysctl("net.ipv6.conf.default.accept_dad", 0)
-        ns.batch([
-            "link add pa type veth peer name pb",
-            # no link-local address coming up after ip is read
-            "link set pa addrgenmode none", "link set pb addrgenmode none",
-            "addr add 192.0.2.1/24 brd + dev pa",
-            "addr add 2001:db8:7::1/64 dev pa",
-            "addr add 198.51.100.9/32 dev pb",
-            "link set pa up", "link set pb up",
-            "route add 203.0.113.0/24 via 192.0.2.254 dev pa proto static metric 7",
-        ])
+        ns.batch(
+            [
+                "link add pa type veth peer name pb",
+                # no link-local address coming up after ip is read
+                "link set pa addrgenmode none",
+                "link set pb addrgenmode none",
+                "addr add 192.0.2.1/24 brd + dev pa",
+                "addr add 2001:db8:7::1/64 dev pa",
+                "addr add 198.51.100.9/32 dev pb",
+                "link set pa up",
+                "link set pb up",
+                "route add 203.0.113.0/24 via 192.0.2.254 dev pa proto static metric 7",
+            ]
+        )
         yield ns
     finally:
         ns.delete()
@@ -64,18 +69,35 @@ def sources(place, backend):
     """The four ways, each made while this thread is in the namespace."""
     made = []
     with place.entered():
-        made.append(Source("module", netifc.interface_by_index, netifc.interface_by_name,
-                           lambda i: i.addrs(), netifc.interfaces))
+        made.append(
+            Source(
+                "module",
+                netifc.interface_by_index,
+                netifc.interface_by_name,
+                lambda i: i.addrs(),
+                netifc.interfaces,
+            )
+        )
         snap = netifc.snapshot()
-        made.append(Source("snapshot", snap.by_index, snap.by_name, snap.addrs_of,
-                           lambda: snap.interfaces))
+        made.append(
+            Source("snapshot", snap.by_index, snap.by_name, snap.addrs_of, lambda: snap.interfaces)
+        )
         lv = netifc.live()
-        made.append(Source("live", lv.by_index, lv.by_name, lv.addrs_of,
-                           lambda: lv.interfaces, lv.close))
+        made.append(
+            Source("live", lv.by_index, lv.by_name, lv.addrs_of, lambda: lv.interfaces, lv.close)
+        )
     if backend == "netlink":
         ns = netifc.NetNS(place.name)
-        made.append(Source("NetNS", ns.interface_by_index, ns.interface_by_name,
-                           lambda i: i.addrs(), ns.interfaces, ns.close))
+        made.append(
+            Source(
+                "NetNS",
+                ns.interface_by_index,
+                ns.interface_by_name,
+                lambda i: i.addrs(),
+                ns.interfaces,
+                ns.close,
+            )
+        )
     try:
         with place.entered():
             yield made
@@ -90,17 +112,23 @@ def addr_keys(addrs):
 
 # ---- good input: the same answer, and iproute2's ----------------------------------
 
+
 def test_good_lookups_agree_with_ip(place, sources):
     links = {l["ifindex"]: l for l in place.ipj("link", "show")}
-    addrs = {l["ifindex"]: sorted((a["local"], a["prefixlen"]) for a in l.get("addr_info", []))
-             for l in place.ipj("addr", "show")}
+    addrs = {
+        l["ifindex"]: sorted((a["local"], a["prefixlen"]) for a in l.get("addr_info", []))
+        for l in place.ipj("addr", "show")
+    }
     for s in sources:
         assert sorted(i.index for i in s.interfaces()) == sorted(links), s.name
         for index, want in links.items():
             by_index, by_name = s.by_index(index), s.by_name(want["ifname"])
             assert by_index == by_name, s.name
-            assert (by_index.index, by_index.name, by_index.mtu) == \
-                (index, want["ifname"], want["mtu"]), s.name
+            assert (by_index.index, by_index.name, by_index.mtu) == (
+                index,
+                want["ifname"],
+                want["mtu"],
+            ), s.name
             assert addr_keys(s.addrs_of(by_index)) == addrs.get(index, []), (s.name, index)
 
 
@@ -127,48 +155,62 @@ def answers(sources, call):
 @pytest.mark.parametrize("bad", NO_INDEX)
 def test_no_such_index(sources, bad):
     got = answers(sources, lambda s: s.by_index(bad))
-    assert set(got.values()) == {(netifc.NoSuchInterface,
-                                  f"no such network interface: {bad!r}")}, got
+    assert set(got.values()) == {(netifc.NoSuchInterface, f"no such network interface: {bad!r}")}, (
+        got
+    )
 
 
 @pytest.mark.parametrize("bad", NO_NAME)
 def test_no_such_name(sources, bad):
     got = answers(sources, lambda s: s.by_name(bad))
-    assert set(got.values()) == {(netifc.NoSuchInterface,
-                                  f"no such network interface: {bad!r}")}, got
+    assert set(got.values()) == {(netifc.NoSuchInterface, f"no such network interface: {bad!r}")}, (
+        got
+    )
 
 
 @pytest.mark.parametrize("bad", NOT_INDEX)
 def test_index_of_another_type(sources, bad):
     got = answers(sources, lambda s: s.by_index(bad))
-    assert set(got.values()) == {(TypeError, "interface index must be int, not"
-                                  f" {type(bad).__name__}")}, got
+    assert set(got.values()) == {
+        (TypeError, f"interface index must be int, not {type(bad).__name__}")
+    }, got
 
 
 @pytest.mark.parametrize("bad", NOT_NAME)
 def test_name_of_another_type(sources, bad):
     got = answers(sources, lambda s: s.by_name(bad))
-    assert set(got.values()) == {(TypeError, "interface name must be str, not"
-                                  f" {type(bad).__name__}")}, got
+    assert set(got.values()) == {
+        (TypeError, f"interface name must be str, not {type(bad).__name__}")
+    }, got
 
 
 @pytest.mark.parametrize("bad", [1, "x", 1.5, object(), b"ns"])
 def test_netns_argument_of_another_type(bad):
     for call in (netifc.Watcher, netifc.live, netifc.Live):
-        with pytest.raises(TypeError, match=f"netns must be a netifc.NetNS or None, not"
-                                            f" {type(bad).__name__}"):
+        with pytest.raises(
+            TypeError, match=f"netns must be a netifc.NetNS or None, not {type(bad).__name__}"
+        ):
             call(bad)
-    if not isinstance(bad, (str, int)):     # a name, a path or a descriptor: NetNS takes it
-        with pytest.raises(TypeError, match="NetNS: netns must be a name, a path or a file"
-                                            f" descriptor, not {type(bad).__name__}"):
+    if not isinstance(bad, (str, int)):  # a name, a path or a descriptor: NetNS takes it
+        with pytest.raises(
+            TypeError,
+            match="NetNS: netns must be a name, a path or a file"
+            f" descriptor, not {type(bad).__name__}",
+        ):
             netifc.NetNS(bad)
 
 
 # ---- a vanished interface: NoSuchInterface from everything that asks for it ------
 
+
 def test_vanished_interface(place, sources, backend):
-    place.batch(["link add pgone type veth peer name pgpeer", "addr add 192.0.2.77/32 dev pgone",
-                 "link set pgone up"])
+    place.batch(
+        [
+            "link add pgone type veth peer name pgpeer",
+            "addr add 192.0.2.77/32 dev pgone",
+            "link set pgone up",
+        ]
+    )
     try:
         mine = {s.name: s.by_name("pgone") for s in sources if s.name in ("module", "NetNS")}
         live = [s for s in sources if s.name == "live"][0]
@@ -180,8 +222,11 @@ def test_vanished_interface(place, sources, backend):
         for method in ("addrs", "multicast_addrs", "counters", "link_settings"):
             with pytest.raises(netifc.NoSuchInterface, match="'pgone'"):
                 getattr(iface, method)()
-    for call in (lambda: live.addrs_of(held), lambda: live.by_index(held.index),
-                 lambda: netifc.snapshot().addrs_of(held)):
+    for call in (
+        lambda: live.addrs_of(held),
+        lambda: live.by_index(held.index),
+        lambda: netifc.snapshot().addrs_of(held),
+    ):
         with pytest.raises(netifc.NoSuchInterface):
             call()
 
@@ -193,11 +238,12 @@ def test_present_interface_answers(sources):
         assert addr_keys(s.addrs_of(pb)) == [("198.51.100.9", 32)], s.name
         if s.name in ("module", "NetNS"):
             assert pb.counters().ifname == "pb"
-            settings = pb.link_settings()       # a veth: speed 10000 or cannot tell
+            settings = pb.link_settings()  # a veth: speed 10000 or cannot tell
             assert settings is None or isinstance(settings, netifc.LinkSettings)
 
 
 # ---- names and enums: one meaning each --------------------------------------------
+
 
 def test_one_meaning_for_interface_names(place, backend):
     if backend != "netlink":
@@ -231,12 +277,16 @@ def test_enums_by_one_rule(place, backend):
     assert isinstance(pa.flags, netifc.Flags)
     assert isinstance(pa.link_type, netifc.LinkType) and pa.link_type == 1
     assert str(pa.link_type) == "ether"
-    want = {a["local"]: a["scope"] for l in place.ipj("addr", "show", "dev", "pa")
-            for a in l["addr_info"]}
+    want = {
+        a["local"]: a["scope"]
+        for l in place.ipj("addr", "show", "dev", "pa")
+        for a in l["addr_info"]
+    }
     for a in addrs:
         assert isinstance(a.scope, netifc.Scope) and str(a.scope) == want[a.address]
-        assert isinstance(a.flags, netifc.Addr6Flags if a.family == socket.AF_INET6
-                          else netifc.AddrFlags)
+        assert isinstance(
+            a.flags, netifc.Addr6Flags if a.family == socket.AF_INET6 else netifc.AddrFlags
+        )
     ip_routes = {r["dst"]: r for r in place.ipj("route", "show")}
     for r in routes:
         assert isinstance(r.type, netifc.RouteType)
@@ -255,6 +305,7 @@ def test_enums_by_one_rule(place, backend):
 
 
 # ---- copies keep the namespace; a pickle refuses it ---------------------------------
+
 
 def test_copy_of_a_netns_interface_asks_its_namespace(place, backend):
     if backend != "netlink":
@@ -275,27 +326,45 @@ def test_copy_of_a_netns_interface_asks_its_namespace(place, backend):
 
 # ---- the other calls: the module's and a NetNS's, the same ------------------------
 
+
 def test_routes_counters_gateways_agree(place, backend):
     if backend != "netlink":
         pytest.skip("NetNS is netlink's")
     with netifc.NetNS(place.name) as ns:
-        theirs = (ns.routes(None, "all"), ns.route_get("203.0.113.5"), ns.default_gateways(),
-                  sorted((c.index, c.ifname) for c in ns.counters()),
-                  ns.snapshot().interfaces, ns.interface_addrs())
+        theirs = (
+            ns.routes(None, "all"),
+            ns.route_get("203.0.113.5"),
+            ns.default_gateways(),
+            sorted((c.index, c.ifname) for c in ns.counters()),
+            ns.snapshot().interfaces,
+            ns.interface_addrs(),
+        )
         with place.entered():
-            mine = (netifc.routes(None, "all"), netifc.route_get("203.0.113.5"),
-                    netifc.default_gateways(),
-                    sorted((c.index, c.ifname) for c in netifc.counters()),
-                    netifc.snapshot().interfaces, netifc.interface_addrs())
+            mine = (
+                netifc.routes(None, "all"),
+                netifc.route_get("203.0.113.5"),
+                netifc.default_gateways(),
+                sorted((c.index, c.ifname) for c in netifc.counters()),
+                netifc.snapshot().interfaces,
+                netifc.interface_addrs(),
+            )
         assert mine == theirs
         want = place.ipj("route", "get", "203.0.113.5")[0]
         got = theirs[1]
-        assert (got.gateway, got.ifname, got.prefsrc) == (want["gateway"], want["dev"],
-                                                          want["prefsrc"])
-        for call in (lambda s: s.routes("x"), lambda s: s.routes(None, 1.5),
-                     lambda s: s.routes(99), lambda s: s.routes(None, "no-such-table"),
-                     lambda s: s.route_get(1), lambda s: s.route_get("not an address"),
-                     lambda s: s.route_get("fe80::1%no-such-if")):
+        assert (got.gateway, got.ifname, got.prefsrc) == (
+            want["gateway"],
+            want["dev"],
+            want["prefsrc"],
+        )
+        for call in (
+            lambda s: s.routes("x"),
+            lambda s: s.routes(None, 1.5),
+            lambda s: s.routes(99),
+            lambda s: s.routes(None, "no-such-table"),
+            lambda s: s.route_get(1),
+            lambda s: s.route_get("not an address"),
+            lambda s: s.route_get("fe80::1%no-such-if"),
+        ):
             with place.entered():
                 expected = raised(lambda: call(netifc))  # noqa: B023 (called at once)
             assert raised(lambda: call(ns)) == expected  # noqa: B023
@@ -305,8 +374,9 @@ def test_routes_counters_gateways_agree(place, backend):
 def test_watcher_poll_names_its_argument():
     with netifc.Watcher() as w:
         for bad in ("1", b"1", [1], True):
-            with pytest.raises(TypeError, match="poll: timeout must be a number or None, not"
-                                                f" {type(bad).__name__}"):
+            with pytest.raises(
+                TypeError, match=f"poll: timeout must be a number or None, not {type(bad).__name__}"
+            ):
                 w.poll(bad)
         assert isinstance(w.poll(0), list) and isinstance(w.poll(0.0), list)
 
@@ -314,9 +384,12 @@ def test_watcher_poll_names_its_argument():
 def test_event_json_follows_the_names():
     """The CLI's --watch --json says "link" where the event's field is .link."""
     from netifc.render import event_json
+
     lo = netifc.interface_by_name("lo")
-    for event, kind in ((netifc.LinkAdded(lo), "link_added"),
-                        (netifc.LinkRemoved(lo), "link_removed")):
+    for event, kind in (
+        (netifc.LinkAdded(lo), "link_added"),
+        (netifc.LinkRemoved(lo), "link_removed"),
+    ):
         d = event_json(event)
         assert set(d) == {"event", "link"} and d["event"] == kind
         assert (d["link"]["index"], d["link"]["name"]) == (lo.index, "lo")

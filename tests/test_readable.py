@@ -4,6 +4,7 @@ and of a Route as the line ip prints for it, a short Counters repr.
 The truth is iproute2: ip -j link for the words and addresses, ip route show
 table all for the route lines, in the lab namespaces the other tests build.
 """
+
 import pytest
 
 import netifc
@@ -47,7 +48,7 @@ def test_interface_str_and_repr_as_ip_shows_them(lab):
             assert f"hardware_addr={mac}," in repr(i)
             assert f"hardware_broadcast={l['broadcast']}," in repr(i)
             macs += 1
-        assert "=b'" not in repr(i).replace("=b''", "")      # bytes only when empty
+        assert "=b'" not in repr(i).replace("=b''", "")  # bytes only when empty
     assert macs >= 8
 
 
@@ -58,7 +59,8 @@ def test_route_str_is_ip_route_line():
         with netifc.NetNS(f"/run/netns/{ns.name}") as n:
             routes = n.routes(table="all")
         theirs = ip_text(ns, "route", "show", "table", "all") + ip_text(
-            ns, "-6", "route", "show", "table", "all")
+            ns, "-6", "route", "show", "table", "all"
+        )
         single = [r for r in routes if not r.nexthops]
         assert len(single) >= 5
         lines = theirs.splitlines()
@@ -75,6 +77,8 @@ def test_route_str_is_ip_route_line():
 def test_counters_repr_is_short_and_as_dict_complete():
     c = netifc.counters()[0]
     text = repr(c)
-    assert text.startswith(f"Counters(index={c.index}, ifname={c.ifname!r}, rx_bytes={c.rx_bytes}, ")
+    assert text.startswith(
+        f"Counters(index={c.index}, ifname={c.ifname!r}, rx_bytes={c.rx_bytes}, "
+    )
     assert text.count("=") == 10
     assert len(c.as_dict()) == 25

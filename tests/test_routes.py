@@ -9,6 +9,7 @@ JSON with ``ip route``'s, line by line. Each test runs with the kernel's
 strict checking (the table filtered by the kernel) and without it (filtered
 in C).
 """
+
 import errno
 import gc
 import ipaddress
@@ -24,15 +25,23 @@ import pytest
 
 import netifc
 from conftest import require_namespaces
-from nslab import REPORTS, Netns, in_new_thread
 from netifc import _netifc
+from nslab import REPORTS, Netns, in_new_thread
 
 AF = {4: socket.AF_INET, 6: socket.AF_INET6}
 TABLE_NUMBERS = {"default": 253, "main": 254, "local": 255}
-SCOPE_NUMBERS = {"global": 0, "universe": 0, "site": 200, "link": 253, "host": 254,
-                 "nowhere": 255}
-TYPE_NUMBERS = {"unicast": 1, "local": 2, "broadcast": 3, "anycast": 4, "multicast": 5,
-                "blackhole": 6, "unreachable": 7, "prohibit": 8, "throw": 9}
+SCOPE_NUMBERS = {"global": 0, "universe": 0, "site": 200, "link": 253, "host": 254, "nowhere": 255}
+TYPE_NUMBERS = {
+    "unicast": 1,
+    "local": 2,
+    "broadcast": 3,
+    "anycast": 4,
+    "multicast": 5,
+    "blackhole": 6,
+    "unreachable": 7,
+    "prohibit": 8,
+    "throw": 9,
+}
 PREF_NUMBERS = {"medium": 0, "high": 1, "low": 3}
 
 
@@ -73,39 +82,44 @@ def build_routes_lab():
     try:
         ns.sysctl("net.ipv6.conf.all.accept_dad", 0)
         ns.sysctl("net.ipv6.conf.default.accept_dad", 0)
-        ns.batch([
-            "link add va type veth peer name vb",
-            "link add vc type veth peer name vd",
-            "link set va up", "link set vb up", "link set vc up", "link set vd up",
-            "addr add 10.1.0.2/24 dev va",
-            "addr add 10.2.0.2/24 dev vc",
-            "addr add 2001:db8:1::2/64 dev va nodad",
-            "addr add 2001:db8:2::2/64 dev vc nodad",
-            "route add default via 10.1.0.1 dev va metric 100",
-            "route add default via 10.2.0.1 dev vc metric 200",
-            "route add 10.50.0.0/16 proto static nexthop via 10.1.0.1 dev va weight 1"
-            " nexthop via 10.2.0.1 dev vc weight 3",
-            "route add blackhole 10.60.0.0/16",
-            "route add unreachable 10.61.0.0/16",
-            "route add prohibit 10.62.0.0/16",
-            "route add 10.63.0.0/16 via 10.1.0.1 proto dhcp metric 7 src 10.1.0.2",
-            "route add 10.64.0.1 dev vc scope link",
-            "route add 10.70.0.0/16 via 10.1.0.1 table 100",
-            # a protocol named by some iproute2 releases' rt_protos only (84: ovn)
-            "route add 10.73.0.0/16 via 10.1.0.1 table 100 proto 84",
-            "route add 10.71.0.0/16 via 10.2.0.1 table 1000 metric 5",
-            "route add blackhole 10.72.0.0/16 table 1000",
-            "route add 10.80.0.0/16 via inet6 fe80::1 dev va",
-            "route add 2001:db8:80::/48 via fe80::1 dev va onlink",
-            "route add default via fe80::1 dev va metric 1",
-            "route add default via fe80::2 dev vc metric 50 pref high",
-            "route add 2001:db8:50::/48 nexthop via fe80::1 dev va weight 2"
-            " nexthop via fe80::2 dev vc",
-            "route add blackhole 2001:db8:60::/48",
-            "route add unreachable 2001:db8:61::/48",
-            "route add prohibit 2001:db8:62::/48",
-            "route add 2001:db8:70::/48 via 2001:db8:1::1 table 100",
-        ])
+        ns.batch(
+            [
+                "link add va type veth peer name vb",
+                "link add vc type veth peer name vd",
+                "link set va up",
+                "link set vb up",
+                "link set vc up",
+                "link set vd up",
+                "addr add 10.1.0.2/24 dev va",
+                "addr add 10.2.0.2/24 dev vc",
+                "addr add 2001:db8:1::2/64 dev va nodad",
+                "addr add 2001:db8:2::2/64 dev vc nodad",
+                "route add default via 10.1.0.1 dev va metric 100",
+                "route add default via 10.2.0.1 dev vc metric 200",
+                "route add 10.50.0.0/16 proto static nexthop via 10.1.0.1 dev va weight 1"
+                " nexthop via 10.2.0.1 dev vc weight 3",
+                "route add blackhole 10.60.0.0/16",
+                "route add unreachable 10.61.0.0/16",
+                "route add prohibit 10.62.0.0/16",
+                "route add 10.63.0.0/16 via 10.1.0.1 proto dhcp metric 7 src 10.1.0.2",
+                "route add 10.64.0.1 dev vc scope link",
+                "route add 10.70.0.0/16 via 10.1.0.1 table 100",
+                # a protocol named by some iproute2 releases' rt_protos only (84: ovn)
+                "route add 10.73.0.0/16 via 10.1.0.1 table 100 proto 84",
+                "route add 10.71.0.0/16 via 10.2.0.1 table 1000 metric 5",
+                "route add blackhole 10.72.0.0/16 table 1000",
+                "route add 10.80.0.0/16 via inet6 fe80::1 dev va",
+                "route add 2001:db8:80::/48 via fe80::1 dev va onlink",
+                "route add default via fe80::1 dev va metric 1",
+                "route add default via fe80::2 dev vc metric 50 pref high",
+                "route add 2001:db8:50::/48 nexthop via fe80::1 dev va weight 2"
+                " nexthop via fe80::2 dev vc",
+                "route add blackhole 2001:db8:60::/48",
+                "route add unreachable 2001:db8:61::/48",
+                "route add prohibit 2001:db8:62::/48",
+                "route add 2001:db8:70::/48 via 2001:db8:1::1 table 100",
+            ]
+        )
         return ns
     except BaseException:
         ns.delete()
@@ -125,6 +139,7 @@ def ip_routes(ns, family, table="all"):
 
 
 # ---- the two views ---------------------------------------------------------------------
+
 
 def ip_view(j, family):
     """What ip -j says of one route, in netifc's terms."""
@@ -152,9 +167,17 @@ def ip_view(j, family):
 
 def view(r):
     return dict(
-        type=int(r.type), destination=r.destination, gateway=r.gateway,
-        ifname=r.ifname, table=r.table, protocol=r.protocol, scope=r.scope,
-        prefsrc=r.prefsrc, metric=r.metric, pref=r.pref, onlink=bool(r.flags & 4),
+        type=int(r.type),
+        destination=r.destination,
+        gateway=r.gateway,
+        ifname=r.ifname,
+        table=r.table,
+        protocol=r.protocol,
+        scope=r.scope,
+        prefsrc=r.prefsrc,
+        metric=r.metric,
+        pref=r.pref,
+        onlink=bool(r.flags & 4),
         nexthops=tuple((h.gateway, h.ifname, h.weight) for h in r.nexthops),
     )
 
@@ -165,6 +188,7 @@ def in_ns(ns, fn):
 
 
 # ---- routes() against ip -j route show ---------------------------------------------------
+
 
 @pytest.mark.parametrize("family", [4, 6])
 def test_every_table_is_ip_route_show_table_all(rtlab, family):
@@ -183,7 +207,7 @@ def test_one_table_is_ip_route_show_table(rtlab, family, table):
     ours = in_ns(rtlab, lambda: netifc.routes(AF[family], table))
     r = rtlab.ip(f"-{family}", "-j", "route", "show", "table", str(table), check=False)
     if r.returncode:
-        assert "does not exist" in r.stderr     # ip fails where netifc has no routes
+        assert "does not exist" in r.stderr  # ip fails where netifc has no routes
         theirs = []
     else:
         theirs = json.loads(r.stdout) if r.stdout.strip() else []
@@ -196,28 +220,37 @@ def test_one_table_is_ip_route_show_table(rtlab, family, table):
 def test_both_families_are_the_two_dumps(rtlab):
     both = in_ns(rtlab, lambda: netifc.routes(None, "all"))
     assert sorted(map(view, both), key=repr) == sorted(
-        [ip_view(j, 4) for j in ip_routes(rtlab, 4)] +
-        [ip_view(j, 6) for j in ip_routes(rtlab, 6)], key=repr)
+        [ip_view(j, 4) for j in ip_routes(rtlab, 4)] + [ip_view(j, 6) for j in ip_routes(rtlab, 6)],
+        key=repr,
+    )
     assert in_ns(rtlab, netifc.routes) == tuple(
-        r for r in both if r.table == 254)   # the default: the main table, both families
+        r for r in both if r.table == 254
+    )  # the default: the main table, both families
 
 
 def test_ecmp_next_hops(rtlab):
     main = in_ns(rtlab, lambda: netifc.routes(None, 254))
     v4 = [r for r in main if r.destination == "10.50.0.0/16"][0]
     assert [(h.gateway, h.ifname, h.weight) for h in v4.nexthops] == [
-        ("10.1.0.1", "va", 1), ("10.2.0.1", "vc", 3)]
+        ("10.1.0.1", "va", 1),
+        ("10.2.0.1", "vc", 3),
+    ]
     assert v4.gateway is None and v4.index == 0 and v4.protocol == 4
     v6 = [r for r in main if r.destination == "2001:db8:50::/48"][0]
     assert [(h.gateway, h.ifname, h.weight) for h in v6.nexthops] == [
-        ("fe80::1", "va", 2), ("fe80::2", "vc", 1)]
+        ("fe80::1", "va", 2),
+        ("fe80::2", "vc", 1),
+    ]
     index = {l["ifname"]: l["ifindex"] for l in rtlab.ipj("link", "show")}
     assert [h.index for h in v6.nexthops] == [index["va"], index["vc"]]
 
 
 def test_route_via_another_family(rtlab):
-    r = [r for r in in_ns(rtlab, lambda: netifc.routes(socket.AF_INET))
-         if r.destination == "10.80.0.0/16"][0]
+    r = [
+        r
+        for r in in_ns(rtlab, lambda: netifc.routes(socket.AF_INET))
+        if r.destination == "10.80.0.0/16"
+    ][0]
     assert (r.gateway, r.ifname) == ("fe80::1", "va")
     j = [j for j in ip_routes(rtlab, 4, "main") if j["dst"] == "10.80.0.0/16"][0]
     assert j["via"] == {"family": "inet6", "host": "fe80::1"}
@@ -242,6 +275,7 @@ def test_records_are_immutable_values(rtlab):
 
 # ---- default gateways ------------------------------------------------------------------
 
+
 def test_a_route_is_equal_whatever_dump_read_it(rtlab):
     """One route read by two dumps is one value.  The IPv6 ECMP route's next
     hops sit first in the C table of an IPv6 dump, after the IPv4 ECMP
@@ -253,8 +287,14 @@ def test_a_route_is_equal_whatever_dump_read_it(rtlab):
     ecmp = [r for r in v6 if r.nexthops]
     assert ecmp
     for r in ecmp:
-        twin = [x for x in every if x.family == r.family and x.table == r.table
-                and x.destination == r.destination and x.metric == r.metric]
+        twin = [
+            x
+            for x in every
+            if x.family == r.family
+            and x.table == r.table
+            and x.destination == r.destination
+            and x.metric == r.metric
+        ]
         assert twin == [r] and hash(twin[0]) == hash(r)
         assert [hash(h) for h in twin[0].nexthops] == [hash(h) for h in r.nexthops]
     assert set(v6) <= set(every)
@@ -264,11 +304,13 @@ def test_a_route_is_equal_whatever_dump_read_it(rtlab):
 def test_default_gateways_by_metric(rtlab):
     gws = in_ns(rtlab, netifc.default_gateways)
     for family in (4, 6):
-        theirs = sorted(rtlab.ipj(f"-{family}", "route", "show", "default"),
-                        key=lambda j: j.get("metric", 0))
+        theirs = sorted(
+            rtlab.ipj(f"-{family}", "route", "show", "default"), key=lambda j: j.get("metric", 0)
+        )
         ours = gws[AF[family]]
         assert [(g.gateway.split("%")[0], g.ifname, g.metric) for g in ours] == [
-            (j["gateway"], j["dev"], j.get("metric", 0)) for j in theirs]
+            (j["gateway"], j["dev"], j.get("metric", 0)) for j in theirs
+        ]
     v6 = gws[socket.AF_INET6]
     assert [g.gateway for g in v6] == ["fe80::1%va", "fe80::2%vc"]
     assert ipaddress.ip_address(v6[0].gateway).scope_id == "va"
@@ -288,21 +330,40 @@ def test_no_default_gateway():
 
 # ---- route_get against ip -j route get -----------------------------------------------------
 
-GET = ["11.1.1.1", "10.1.0.7", "10.1.0.2", "10.50.0.9", "10.63.1.1", "10.64.0.1", "127.0.0.1",
-       "2001:db8:2::5", "2001:db8:99::1", "2001:db8:50::1", "::1", "fe80::9%va"]
+GET = [
+    "11.1.1.1",
+    "10.1.0.7",
+    "10.1.0.2",
+    "10.50.0.9",
+    "10.63.1.1",
+    "10.64.0.1",
+    "127.0.0.1",
+    "2001:db8:2::5",
+    "2001:db8:99::1",
+    "2001:db8:50::1",
+    "::1",
+    "fe80::9%va",
+]
 
 
 def ip_get_view(j, family):
     return dict(
         destination=str(ipaddress.ip_network(j["dst"])),
-        gateway=j.get("gateway"), ifname=j.get("dev", ""), prefsrc=j.get("prefsrc"),
+        gateway=j.get("gateway"),
+        ifname=j.get("dev", ""),
+        prefsrc=j.get("prefsrc"),
         type=TYPE_NUMBERS[j.get("type", "unicast")],
     )
 
 
 def get_view(r):
-    return dict(destination=r.destination, gateway=r.gateway, ifname=r.ifname,
-                prefsrc=r.prefsrc, type=int(r.type))
+    return dict(
+        destination=r.destination,
+        gateway=r.gateway,
+        ifname=r.ifname,
+        prefsrc=r.prefsrc,
+        type=int(r.type),
+    )
 
 
 @pytest.mark.parametrize("dst", GET)
@@ -318,11 +379,16 @@ def test_route_get_is_ip_route_get(rtlab, dst):
     assert same == r
 
 
-@pytest.mark.parametrize("dst,err", [
-    ("10.60.1.1", errno.EINVAL), ("10.61.1.1", errno.EHOSTUNREACH),
-    ("10.62.1.1", errno.EACCES), ("2001:db8:61::1", errno.EHOSTUNREACH),
-    ("2001:db8:62::1", errno.EACCES),
-])
+@pytest.mark.parametrize(
+    "dst,err",
+    [
+        ("10.60.1.1", errno.EINVAL),
+        ("10.61.1.1", errno.EHOSTUNREACH),
+        ("10.62.1.1", errno.EACCES),
+        ("2001:db8:61::1", errno.EHOSTUNREACH),
+        ("2001:db8:62::1", errno.EACCES),
+    ],
+)
 def test_route_get_errors_are_ips(rtlab, dst, err):
     with pytest.raises(OSError) as e:
         in_ns(rtlab, lambda: netifc.route_get(dst))
@@ -339,27 +405,47 @@ def test_route_get_with_no_route():
         with pytest.raises(OSError) as e:
             in_ns(ns, lambda: netifc.route_get("192.0.2.1"))
         assert e.value.errno == errno.ENETUNREACH
-        assert os.strerror(errno.ENETUNREACH) in ns.ip("route", "get", "192.0.2.1",
-                                                      check=False).stderr
+        assert (
+            os.strerror(errno.ENETUNREACH) in ns.ip("route", "get", "192.0.2.1", check=False).stderr
+        )
     finally:
         ns.delete()
 
 
-@pytest.mark.parametrize("bad,exc", [
-    (None, TypeError), (1.5, TypeError), (b"\x7f\0\0\1", TypeError), (0x7f000001, TypeError),
-    ("", ValueError), ("10.0.0.0/8", ValueError), ("300.1.1.1", ValueError),
-    ("fe80::1%nosuchlink0", ValueError), ("host.example", ValueError), ("1.2.3.4\0", ValueError),
-])
+@pytest.mark.parametrize(
+    "bad,exc",
+    [
+        (None, TypeError),
+        (1.5, TypeError),
+        (b"\x7f\0\0\1", TypeError),
+        (0x7F000001, TypeError),
+        ("", ValueError),
+        ("10.0.0.0/8", ValueError),
+        ("300.1.1.1", ValueError),
+        ("fe80::1%nosuchlink0", ValueError),
+        ("host.example", ValueError),
+        ("1.2.3.4\0", ValueError),
+    ],
+)
 def test_route_get_bad_input(bad, exc):
     with pytest.raises(exc, match="route_get"):
         netifc.route_get(bad)
 
 
-@pytest.mark.parametrize("kw,exc", [
-    (dict(table="nosuch"), ValueError), (dict(table=-1), ValueError), (dict(table=0), ValueError),
-    (dict(table=2 ** 32), ValueError), (dict(table=True), TypeError), (dict(table=1.0), TypeError),
-    (dict(family=7), ValueError), (dict(family="inet"), TypeError), (dict(family=True), TypeError),
-])
+@pytest.mark.parametrize(
+    "kw,exc",
+    [
+        (dict(table="nosuch"), ValueError),
+        (dict(table=-1), ValueError),
+        (dict(table=0), ValueError),
+        (dict(table=2**32), ValueError),
+        (dict(table=True), TypeError),
+        (dict(table=1.0), TypeError),
+        (dict(family=7), ValueError),
+        (dict(family="inet"), TypeError),
+        (dict(family=True), TypeError),
+    ],
+)
 def test_routes_bad_input(kw, exc):
     with pytest.raises(exc):
         netifc.routes(**kw)
@@ -378,9 +464,15 @@ def test_private_calls_check_their_input():
 
 # ---- the CLI against ip route, line by line -----------------------------------------------
 
+
 def cli(ns, *args):
-    return ns.run([sys.executable, "-m", "netifc", "route", *args], capture_output=True,
-                  text=True, check=True, cwd="/").stdout
+    return ns.run(
+        [sys.executable, "-m", "netifc", "route", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd="/",
+    ).stdout
 
 
 def ip_text(ns, *args):
@@ -389,26 +481,32 @@ def ip_text(ns, *args):
     return "".join(line.rstrip() + "\n" for line in ns.ip(*args).stdout.splitlines())
 
 
-@pytest.mark.parametrize("ours,theirs", [
-    ((), ("route",)),
-    (("-4",), ("-4", "route")),
-    (("-6",), ("-6", "route")),
-    (("--table", "all"), ("route", "show", "table", "all")),
-    (("-6", "--table", "all"), ("-6", "route", "show", "table", "all")),
-    (("--table", "100"), ("route", "show", "table", "100")),
-    (("-6", "-t", "local"), ("-6", "route", "show", "table", "local")),
-])
+@pytest.mark.parametrize(
+    "ours,theirs",
+    [
+        ((), ("route",)),
+        (("-4",), ("-4", "route")),
+        (("-6",), ("-6", "route")),
+        (("--table", "all"), ("route", "show", "table", "all")),
+        (("-6", "--table", "all"), ("-6", "route", "show", "table", "all")),
+        (("--table", "100"), ("route", "show", "table", "100")),
+        (("-6", "-t", "local"), ("-6", "route", "show", "table", "local")),
+    ],
+)
 def test_cli_text_is_ip_route(rtlab, backend, ours, theirs):
     if backend != "netlink":
         pytest.skip("the CLI takes the default path")
     assert cli(rtlab, *ours) == ip_text(rtlab, *theirs)
 
 
-@pytest.mark.parametrize("ours,theirs", [
-    ((), ("route",)),
-    (("-6", "--table", "all"), ("-6", "route", "show", "table", "all")),
-    (("--table", "all"), ("route", "show", "table", "all")),
-])
+@pytest.mark.parametrize(
+    "ours,theirs",
+    [
+        ((), ("route",)),
+        (("-6", "--table", "all"), ("-6", "route", "show", "table", "all")),
+        (("--table", "all"), ("route", "show", "table", "all")),
+    ],
+)
 def test_cli_json_is_ip_j_route(rtlab, backend, ours, theirs):
     if backend != "netlink":
         pytest.skip("the CLI takes the default path")
@@ -418,8 +516,12 @@ def test_cli_json_is_ip_j_route(rtlab, backend, ours, theirs):
 def test_cli_bad_table(rtlab, backend):
     if backend != "netlink":
         pytest.skip("the CLI takes the default path")
-    r = rtlab.run([sys.executable, "-m", "netifc", "route", "--table", "nosuch"],
-                  capture_output=True, text=True, cwd="/")
+    r = rtlab.run(
+        [sys.executable, "-m", "netifc", "route", "--table", "nosuch"],
+        capture_output=True,
+        text=True,
+        cwd="/",
+    )
     assert r.returncode == 1 and "unknown routing table 'nosuch'" in r.stderr
 
 
@@ -429,47 +531,75 @@ def test_cli_n_shows_the_namespace_routes(rtlab, backend, where):
     caller stays on the host), as ip -n NAME route shows them."""
     if backend != "netlink":
         pytest.skip("the CLI takes the default path")
-    args = {"before": ["-n", rtlab.name, "route"], "after": ["route", "-n", rtlab.name],
-            "equals": [f"--netns={rtlab.name}", "route"]}[where]
-    out = subprocess.run([sys.executable, "-m", "netifc", *args, "--table", "all"],
-                         capture_output=True, text=True, check=True, cwd="/").stdout
+    args = {
+        "before": ["-n", rtlab.name, "route"],
+        "after": ["route", "-n", rtlab.name],
+        "equals": [f"--netns={rtlab.name}", "route"],
+    }[where]
+    out = subprocess.run(
+        [sys.executable, "-m", "netifc", *args, "--table", "all"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd="/",
+    ).stdout
     assert out == ip_text(rtlab, "route", "show", "table", "all")
-    r = subprocess.run([sys.executable, "-m", "netifc", "route", "-n", "nfc-no-such-ns"],
-                       capture_output=True, text=True, cwd="/")
+    r = subprocess.run(
+        [sys.executable, "-m", "netifc", "route", "-n", "nfc-no-such-ns"],
+        capture_output=True,
+        text=True,
+        cwd="/",
+    )
     assert r.returncode == 1 and "nfc-no-such-ns" in r.stderr
 
 
 # ---- 10,000 routes ---------------------------------------------------------------------
 
+
 def test_ten_thousand_routes(backend):
     require_namespaces()
     ns = Netns("rtscale")
     try:
-        ns.batch(["link add vs type veth peer name vt", "link set vs up", "link set vt up",
-                  "addr add 10.0.0.2/24 dev vs", "addr add 2001:db8::2/64 dev vs nodad"] +
-                 [f"route add 172.{16 + i // 256}.{i % 256}.0/24 via 10.0.0.1 metric {i % 7}"
-                  for i in range(5000)] +
-                 [f"route add 198.18.{i // 256}.{i % 256}/32 via 10.0.0.1 table 300"
-                  for i in range(2000)] +
-                 [f"route add 2001:db8:{i:x}::/48 via 2001:db8::1" for i in range(1, 3001)])
+        ns.batch(
+            [
+                "link add vs type veth peer name vt",
+                "link set vs up",
+                "link set vt up",
+                "addr add 10.0.0.2/24 dev vs",
+                "addr add 2001:db8::2/64 dev vs nodad",
+            ]
+            + [
+                f"route add 172.{16 + i // 256}.{i % 256}.0/24 via 10.0.0.1 metric {i % 7}"
+                for i in range(5000)
+            ]
+            + [
+                f"route add 198.18.{i // 256}.{i % 256}/32 via 10.0.0.1 table 300"
+                for i in range(2000)
+            ]
+            + [f"route add 2001:db8:{i:x}::/48 via 2001:db8::1" for i in range(1, 3001)]
+        )
         t = time.perf_counter()
         ours = in_ns(ns, lambda: netifc.routes(None, "all"))
         took = time.perf_counter() - t
-        theirs = [ip_view(j, 4) for j in ip_routes(ns, 4)] + \
-                 [ip_view(j, 6) for j in ip_routes(ns, 6)]
+        theirs = [ip_view(j, 4) for j in ip_routes(ns, 4)] + [
+            ip_view(j, 6) for j in ip_routes(ns, 6)
+        ]
         assert sorted(map(view, ours), key=repr) == sorted(theirs, key=repr)
         assert len(ours) >= 10000
         t300 = in_ns(ns, lambda: netifc.routes(socket.AF_INET, 300))
-        assert [view(r) for r in t300] == [dict(ip_view(j, 4), table=300)
-                                           for j in ip_routes(ns, 4, 300)]
+        assert [view(r) for r in t300] == [
+            dict(ip_view(j, 4), table=300) for j in ip_routes(ns, 4, 300)
+        ]
         assert len(t300) == 2000
-        REPORTS.append(f"routes(None, 'all') of {len(ours)} routes ({backend}): "
-                       f"{took * 1000:.1f} ms")
+        REPORTS.append(
+            f"routes(None, 'all') of {len(ours)} routes ({backend}): {took * 1000:.1f} ms"
+        )
     finally:
         ns.delete()
 
 
 # ---- no leak, on every path ------------------------------------------------------------
+
 
 def route_calls():
     """Each route call and error path, as (name, callable, expected exception)."""
@@ -497,7 +627,7 @@ def test_no_leak_of_memory_refs_or_descriptors(rtlab, backend):
 
     def leak_rounds():
         with rtlab.entered():
-            call_all(calls, 1_000)          # warm caches and allocator pools
+            call_all(calls, 1_000)  # warm caches and allocator pools
             gc.collect()
             fds, rss, objs = open_fds(), rss_bytes(), len(gc.get_objects())
             call_all(calls, rounds)
@@ -506,7 +636,7 @@ def test_no_leak_of_memory_refs_or_descriptors(rtlab, backend):
 
     fd_growth, rss_growth, obj_growth = in_new_thread(leak_rounds)
     assert fd_growth == 0 and obj_growth < 100
-    if not os.environ.get("NETIFC_ASAN"):   # ASan keeps freed memory in quarantine
+    if not os.environ.get("NETIFC_ASAN"):  # ASan keeps freed memory in quarantine
         assert rss_growth < 4 << 20, f"RSS grew {rss_growth} bytes over {rounds} rounds"
 
 

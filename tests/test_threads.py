@@ -3,6 +3,7 @@ the extension in a subinterpreter.  The answers are compared with
 `ip -n NAME -j` and sysfs; the only error a call may raise is the closed
 namespace's ValueError.  (Live tables read under churn from several threads:
 tests/test_live.py.)  .ci/tsan.sh runs these under ThreadSanitizer."""
+
 import json
 import os
 import random
@@ -26,9 +27,14 @@ def racens():
     require_namespaces()
     ns = Netns("race")
     try:
-        ns.batch(["link add r0 type veth peer name r1",
-                  "addr add 192.0.2.7/24 dev r0",
-                  "link set r0 up", "link set r1 up"])
+        ns.batch(
+            [
+                "link add r0 type veth peer name r1",
+                "addr add 192.0.2.7/24 dev r0",
+                "link set r0 up",
+                "link set r1 up",
+            ]
+        )
         yield ns
     finally:
         ns.delete()
@@ -39,8 +45,9 @@ def ip_names(ns):
 
 
 def ip_inet(ns):
-    return sorted(a["local"] for link in ns.ipj("-4", "addr", "show")
-                  for a in link.get("addr_info", []))
+    return sorted(
+        a["local"] for link in ns.ipj("-4", "addr", "show") for a in link.get("addr_info", [])
+    )
 
 
 def test_netns_closed_and_reopened_while_threads_call(racens):
@@ -57,11 +64,12 @@ def test_netns_closed_and_reopened_while_threads_call(racens):
 
     def calls(n):
         yield lambda: sorted(i.name for i in n.interfaces()), names
-        yield lambda: sorted(a.address for a in n.interface_addrs()
-                             if a.family == 2), inet
+        yield lambda: sorted(a.address for a in n.interface_addrs() if a.family == 2), inet
         yield lambda: n.interface_by_name("r0").name, "r0"
-        yield lambda: sorted(a.address for a in n.interface_by_name("r0").addrs()
-                             if a.family == 2), ["192.0.2.7"]
+        yield (
+            lambda: sorted(a.address for a in n.interface_by_name("r0").addrs() if a.family == 2),
+            ["192.0.2.7"],
+        )
         yield lambda: sorted(i.name for i in n.snapshot().interfaces), names
         yield lambda: sorted(c.ifname for c in n.counters()), names
 
@@ -79,7 +87,7 @@ def test_netns_closed_and_reopened_while_threads_call(racens):
                     if got != want:
                         problems.append((k, got, want))
                     answered[k] += 1
-        except BaseException as e:     # reported by the main thread
+        except BaseException as e:  # reported by the main thread
             problems.append((k, repr(e)))
 
     def live_reader():
@@ -123,7 +131,7 @@ def test_netns_closed_and_reopened_while_threads_call(racens):
     assert not any(t.is_alive() for t in threads), "a caller did not stop"
     assert problems == []
     assert rounds > 5 and min(answered) > 0, (rounds, answered, refused)
-    assert len(os.listdir("/proc/self/fd")) <= fds_before + 1      # (listdir's own)
+    assert len(os.listdir("/proc/self/fd")) <= fds_before + 1  # (listdir's own)
 
 
 SUBINTERP_CODE = """
@@ -154,8 +162,10 @@ def run_in_subinterpreter(code):
     try:
         import _testcapi
     except ImportError:
-        pytest.skip("neither _interpreters, _xxsubinterpreters nor _testcapi is here: "
-                    "no subinterpreter can be made")
+        pytest.skip(
+            "neither _interpreters, _xxsubinterpreters nor _testcapi is here: "
+            "no subinterpreter can be made"
+        )
     assert _testcapi.run_in_subinterp(code) == 0
     return "_testcapi.run_in_subinterp"
 
@@ -165,8 +175,9 @@ def sysfs_names():
 
 
 def ip_host_names():
-    p = subprocess.run(["ip", "-j", "link", "show"], capture_output=True, text=True,
-                       env=TOOL_ENV, check=True)
+    p = subprocess.run(
+        ["ip", "-j", "link", "show"], capture_output=True, text=True, env=TOOL_ENV, check=True
+    )
     return sorted(link["ifname"] for link in json.loads(p.stdout))
 
 

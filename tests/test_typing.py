@@ -1,6 +1,7 @@
 """Typing and introspection: mypy --strict on the package and on a typed use
 of it, stubtest of the C extension against its stubs, inspect.signature()
 on every public callable, and docstrings that name what each call raises."""
+
 import inspect
 import os
 import pathlib
@@ -17,7 +18,6 @@ SAMPLE = HERE / "typing_sample.py"
 # is built in place or installed editable (which type checkers cannot follow),
 # site-packages when installed.
 PACKAGE_PARENT = pathlib.Path(netifc.__file__).resolve().parent.parent
-
 
 
 def mypy_argv(*args):
@@ -45,21 +45,27 @@ def checker_env():
 def run_checker(argv, cwd):
     """A type checker run in cwd (an empty directory) on the imported netifc:
     found in site-packages when installed, else through MYPYPATH."""
-    r = subprocess.run(argv, cwd=cwd, env=checker_env(), capture_output=True, text=True,
-                       timeout=600)
+    r = subprocess.run(
+        argv, cwd=cwd, env=checker_env(), capture_output=True, text=True, timeout=600
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     return r.stdout
 
 
 def test_mypy_strict_passes_on_the_package(mypy_cache, tmp_path):
-    out = run_checker(mypy_argv("mypy", "--strict", "--cache-dir", mypy_cache, "-p", "netifc"),
-                      tmp_path)
+    out = run_checker(
+        mypy_argv("mypy", "--strict", "--cache-dir", mypy_cache, "-p", "netifc"), tmp_path
+    )
     assert out.startswith("Success: no issues found")
 
 
 def test_mypy_strict_passes_on_a_typed_use_with_no_any(mypy_cache, tmp_path):
-    out = run_checker(mypy_argv("mypy", "--strict", "--disallow-any-expr", "--cache-dir",
-                                mypy_cache, str(SAMPLE)), tmp_path)
+    out = run_checker(
+        mypy_argv(
+            "mypy", "--strict", "--disallow-any-expr", "--cache-dir", mypy_cache, str(SAMPLE)
+        ),
+        tmp_path,
+    )
     assert out.startswith("Success: no issues found")
 
 
@@ -79,27 +85,33 @@ def test_the_typed_use_runs():
 
 
 def test_stubtest_passes_on_the_extensions(tmp_path):
-    out = run_checker(mypy_argv("mypy.stubtest", "netifc._netifc", "netifc._floor"),
-                      tmp_path)
+    out = run_checker(mypy_argv("mypy.stubtest", "netifc._netifc", "netifc._floor"), tmp_path)
     assert "Success: no issues found" in out
 
 
 def test_a_mistyped_use_fails(mypy_cache, tmp_path):
     """The checks above can fail: a wrong claim about netifc's types is caught."""
     bad = tmp_path / "bad.py"
-    bad.write_text("import netifc\n"
-                   "lo: netifc.Interface = netifc.interface_by_name('lo')\n"
-                   "mtu: str = lo.mtu\n"
-                   "n: int = netifc.backend\n"
-                   "netifc.no_such_name\n")
+    bad.write_text(
+        "import netifc\n"
+        "lo: netifc.Interface = netifc.interface_by_name('lo')\n"
+        "mtu: str = lo.mtu\n"
+        "n: int = netifc.backend\n"
+        "netifc.no_such_name\n"
+    )
     argv = mypy_argv("mypy", "--strict", "--cache-dir", mypy_cache, str(bad))
-    r = subprocess.run(argv, cwd=tmp_path, env=checker_env(), capture_output=True, text=True,
-                       timeout=600)
+    r = subprocess.run(
+        argv, cwd=tmp_path, env=checker_env(), capture_output=True, text=True, timeout=600
+    )
     assert r.returncode == 1
-    assert 'bad.py:3: error: Incompatible types in assignment (expression has type "int", ' \
-           'variable has type "str")' in r.stdout
-    assert 'bad.py:4: error: Incompatible types in assignment (expression has type "str", ' \
-           'variable has type "int")' in r.stdout
+    assert (
+        'bad.py:3: error: Incompatible types in assignment (expression has type "int", '
+        'variable has type "str")' in r.stdout
+    )
+    assert (
+        'bad.py:4: error: Incompatible types in assignment (expression has type "str", '
+        'variable has type "int")' in r.stdout
+    )
     assert 'bad.py:5: error: Module has no attribute "no_such_name"' in r.stdout
 
 
@@ -136,12 +148,20 @@ def test_every_public_callable_has_a_signature():
     found = dict(public_callables())
     assert set(SIGNATURES) <= set(found)
     for name, obj in found.items():
-        sig = inspect.signature(obj)    # ValueError when it has none
+        sig = inspect.signature(obj)  # ValueError when it has none
         if name in SIGNATURES:
-            assert str(sig.replace(return_annotation=inspect.Signature.empty,
-                                   parameters=[p.replace(annotation=inspect.Parameter.empty)
-                                               for p in sig.parameters.values()])) \
-                == SIGNATURES[name], name
+            assert (
+                str(
+                    sig.replace(
+                        return_annotation=inspect.Signature.empty,
+                        parameters=[
+                            p.replace(annotation=inspect.Parameter.empty)
+                            for p in sig.parameters.values()
+                        ],
+                    )
+                )
+                == SIGNATURES[name]
+            ), name
 
 
 DOCUMENTED = ("NoSuchInterface", "TypeError", "ValueError", "OSError")
@@ -168,13 +188,21 @@ def test_docstrings_name_what_each_call_raises():
         netifc.multicast_snapshot: kernel,
         netifc.Interface.addrs: kernel,
         netifc.Interface.multicast_addrs: kernel,
-        netifc.interface_by_index: kernel | {
-            raised(netifc.interface_by_index, "1"), raised(netifc.interface_by_index, True),
-            raised(netifc.interface_by_index, 0), raised(netifc.interface_by_index, 2**31 - 1)},
-        netifc.interface_by_name: kernel | {
-            raised(netifc.interface_by_name, b"lo"), raised(netifc.interface_by_name, ""),
-            raised(netifc.interface_by_name, "a\0b"), raised(netifc.interface_by_name, "\ud800"),
-            raised(netifc.interface_by_name, "no-such-link0")},
+        netifc.interface_by_index: kernel
+        | {
+            raised(netifc.interface_by_index, "1"),
+            raised(netifc.interface_by_index, True),
+            raised(netifc.interface_by_index, 0),
+            raised(netifc.interface_by_index, 2**31 - 1),
+        },
+        netifc.interface_by_name: kernel
+        | {
+            raised(netifc.interface_by_name, b"lo"),
+            raised(netifc.interface_by_name, ""),
+            raised(netifc.interface_by_name, "a\0b"),
+            raised(netifc.interface_by_name, "\ud800"),
+            raised(netifc.interface_by_name, "no-such-link0"),
+        },
         netifc.Snapshot.by_index: {raised(snap.by_index, "1"), raised(snap.by_index, 2**31 - 1)},
         netifc.Snapshot.by_name: {raised(snap.by_name, 1), raised(snap.by_name, "no-such-link0")},
         netifc.Snapshot.addrs_of: {raised(snap.addrs_of, "1"), raised(snap.addrs_of, 2**31 - 1)},

@@ -1,5 +1,6 @@
 """Values that mean what they say: equality and hash on exactly the exposed
 fields, the kernel's whole flag word, altnames, lifetimes, flag names, reprs."""
+
 import pickle
 import re
 import socket
@@ -13,18 +14,55 @@ from nslab import Netns, in_new_thread
 
 # What each record exposes as its fields (derived views such as
 # hardware_addr_str or Addr.ip are computed from these).
-IFACE_FIELDS = ("index", "name", "flags", "raw_flags", "mtu", "hardware_addr",
-                "hardware_broadcast", "operstate", "link_type", "altnames")
-ADDR_FIELDS = ("family", "address", "prefixlen", "zone", "index", "peer", "broadcast",
-               "scope", "flags", "preferred_lifetime", "valid_lifetime")
+IFACE_FIELDS = (
+    "index",
+    "name",
+    "flags",
+    "raw_flags",
+    "mtu",
+    "hardware_addr",
+    "hardware_broadcast",
+    "operstate",
+    "link_type",
+    "altnames",
+)
+ADDR_FIELDS = (
+    "family",
+    "address",
+    "prefixlen",
+    "zone",
+    "index",
+    "peer",
+    "broadcast",
+    "scope",
+    "flags",
+    "preferred_lifetime",
+    "valid_lifetime",
+)
 LIFETIMES = ("preferred_lifetime", "valid_lifetime")
 
 # The kernel's IFF_* bits by the names `ip link` prints (linux/if.h).
-IFF = {"UP": 0x1, "BROADCAST": 0x2, "DEBUG": 0x4, "LOOPBACK": 0x8, "POINTOPOINT": 0x10,
-       "NOTRAILERS": 0x20, "RUNNING": 0x40, "NOARP": 0x80, "PROMISC": 0x100,
-       "ALLMULTI": 0x200, "MASTER": 0x400, "SLAVE": 0x800, "MULTICAST": 0x1000,
-       "PORTSEL": 0x2000, "AUTOMEDIA": 0x4000, "DYNAMIC": 0x8000, "LOWER_UP": 0x10000,
-       "DORMANT": 0x20000, "ECHO": 0x40000}
+IFF = {
+    "UP": 0x1,
+    "BROADCAST": 0x2,
+    "DEBUG": 0x4,
+    "LOOPBACK": 0x8,
+    "POINTOPOINT": 0x10,
+    "NOTRAILERS": 0x20,
+    "RUNNING": 0x40,
+    "NOARP": 0x80,
+    "PROMISC": 0x100,
+    "ALLMULTI": 0x200,
+    "MASTER": 0x400,
+    "SLAVE": 0x800,
+    "MULTICAST": 0x1000,
+    "PORTSEL": 0x2000,
+    "AUTOMEDIA": 0x4000,
+    "DYNAMIC": 0x8000,
+    "LOWER_UP": 0x10000,
+    "DORMANT": 0x20000,
+    "ECHO": 0x40000,
+}
 # What ifi_flags carries beyond dev->flags (/sys/class/net/X/flags): the state bits.
 STATE_BITS = IFF["RUNNING"] | IFF["LOWER_UP"] | IFF["DORMANT"]
 
@@ -40,17 +78,23 @@ def vals():
     require_namespaces()
     ns = Netns("vals")
     try:
-        ns.sysctl("net.ipv6.conf.all.accept_dad", 0)       # no address changes state
+        ns.sysctl("net.ipv6.conf.all.accept_dad", 0)  # no address changes state
         ns.sysctl("net.ipv6.conf.default.accept_dad", 0)
-        ns.batch(["link add vp0 type veth peer name vp1",
-                  "tuntap add dev vtun0 mode tun"]
-                 + [f"link property add dev vp0 altname {a}" for a in ALTNAMES]
-                 + ["link set vp0 up", "link set vp1 up", "link set vtun0 up"])
+        ns.batch(
+            ["link add vp0 type veth peer name vp1", "tuntap add dev vtun0 mode tun"]
+            + [f"link property add dev vp0 altname {a}" for a in ALTNAMES]
+            + ["link set vp0 up", "link set vp1 up", "link set vtun0 up"]
+        )
         ns.sysctl("net.ipv6.conf.vp0.use_tempaddr", 2)
-        ns.batch(["addr add 192.0.2.1/24 dev vp0", "addr add 192.0.2.2/24 dev vp0",
-                  "addr add 2001:db8:7::1/64 dev vp0 mngtmpaddr",
-                  "addr add 2001:db8:8::1/64 dev vp0 valid_lft 100 preferred_lft 50",
-                  "addr add 2001:db8:9::1/64 dev vp0"])
+        ns.batch(
+            [
+                "addr add 192.0.2.1/24 dev vp0",
+                "addr add 192.0.2.2/24 dev vp0",
+                "addr add 2001:db8:7::1/64 dev vp0 mngtmpaddr",
+                "addr add 2001:db8:8::1/64 dev vp0 valid_lft 100 preferred_lft 50",
+                "addr add 2001:db8:9::1/64 dev vp0",
+            ]
+        )
         yield ns
     finally:
         ns.delete()
@@ -58,9 +102,11 @@ def vals():
 
 def inside(ns, fn):
     """fn() from a fresh thread in ns."""
+
     def run():
         with ns.entered():
             return fn()
+
     return in_new_thread(run)
 
 
@@ -69,8 +115,9 @@ def fields(obj, names):
 
 
 def sysfs_flags(ns, name):
-    out = ns.run(["cat", f"/sys/class/net/{name}/flags"], capture_output=True, text=True,
-                 check=True).stdout
+    out = ns.run(
+        ["cat", f"/sys/class/net/{name}/flags"], capture_output=True, text=True, check=True
+    ).stdout
     return int(out, 16)
 
 
@@ -94,6 +141,7 @@ def mac_bytes(text):
 
 # ---- equality and hash -------------------------------------------------------------
 
+
 def test_same_link_read_twice_is_equal():
     lo = [i for i in netifc.interfaces() if i.flags & netifc.Flags.LOOPBACK][0]
     again = netifc.interface_by_index(lo.index)
@@ -107,6 +155,7 @@ def test_promiscuous_mode_shows_in_raw_flags(backend, vals):
     """Promiscuous mode changes the kernel's flag word only: the object differs in
     raw_flags (0x100, as /sys says) and in nothing else, so it is unequal for a
     reason one can see; switched off, the link equals its first reading again."""
+
     def read():
         return inside(vals, lambda: netifc.interface_by_name("vp1"))
 
@@ -133,6 +182,7 @@ def test_promiscuous_mode_shows_in_raw_flags(backend, vals):
 def test_added_altname_shows_and_counts(backend, vals):
     """A new altname makes the link unequal through its altnames field alone (on
     the netlink backend; getifaddrs knows none, so nothing changes there)."""
+
     def read():
         return inside(vals, lambda: netifc.interface_by_name("vp1"))
 
@@ -147,8 +197,7 @@ def test_added_altname_shows_and_counts(backend, vals):
         assert during == before and during.altnames == ()
     else:
         assert during != before
-        assert [f for f in IFACE_FIELDS if getattr(during, f) != getattr(before, f)] \
-            == ["altnames"]
+        assert [f for f in IFACE_FIELDS if getattr(during, f) != getattr(before, f)] == ["altnames"]
         assert during.altnames == before.altnames + ("vp1-later",)
     assert after == before and hash(after) == hash(before)
 
@@ -175,18 +224,27 @@ def test_records_equal_exactly_when_exposed_fields_are(backend, where):
 
 # ---- the kernel's flag word, hardware broadcast, altnames ------------------------------
 
+
 @pytest.mark.backends
 def test_raw_flags_match_ip(backend, where):
     links = inside(where, netifc.interfaces) if where.name else netifc.interfaces()
     want = {l["ifindex"]: l for l in where.ipj("link", "show")}
     assert sorted(i.index for i in links) == sorted(want)
     for i in links:
-        assert i.raw_flags == ip_raw_flags(want[i.index]), (i.name, hex(i.raw_flags),
-                                                            want[i.index]["flags"])
+        assert i.raw_flags == ip_raw_flags(want[i.index]), (
+            i.name,
+            hex(i.raw_flags),
+            want[i.index]["flags"],
+        )
         # Go's six bits are the same facts
-        for go, iff in (("UP", "UP"), ("BROADCAST", "BROADCAST"), ("LOOPBACK", "LOOPBACK"),
-                        ("POINTTOPOINT", "POINTOPOINT"), ("MULTICAST", "MULTICAST"),
-                        ("RUNNING", "RUNNING")):
+        for go, iff in (
+            ("UP", "UP"),
+            ("BROADCAST", "BROADCAST"),
+            ("LOOPBACK", "LOOPBACK"),
+            ("POINTTOPOINT", "POINTOPOINT"),
+            ("MULTICAST", "MULTICAST"),
+            ("RUNNING", "RUNNING"),
+        ):
             assert bool(i.flags & netifc.Flags[go]) == bool(i.raw_flags & IFF[iff])
 
 
@@ -202,7 +260,7 @@ def test_raw_flags_match_sysfs(backend, vals):
 
 def test_lo_flag_word():
     lo = [i for i in netifc.interfaces() if i.flags & netifc.Flags.LOOPBACK][0]
-    assert lo.raw_flags == 0x10049      # UP|LOOPBACK|RUNNING|LOWER_UP
+    assert lo.raw_flags == 0x10049  # UP|LOOPBACK|RUNNING|LOWER_UP
     assert isinstance(lo.raw_flags, int) and not isinstance(lo.raw_flags, netifc.Flags)
 
 
@@ -228,8 +286,9 @@ def test_tun_has_no_hardware_broadcast(backend, vals):
 def test_altnames_match_ip(backend, vals):
     links = inside(vals, netifc.interfaces)
     want = {l["ifindex"]: l for l in vals.ipj("link", "show")}
-    assert want[inside(vals, lambda: netifc.interface_by_name("vp0")).index]["altnames"] \
-        == list(ALTNAMES)
+    assert want[inside(vals, lambda: netifc.interface_by_name("vp0")).index]["altnames"] == list(
+        ALTNAMES
+    )
     for i in links:
         assert isinstance(i.altnames, tuple)
         if backend == "getifaddrs":
@@ -241,6 +300,7 @@ def test_altnames_match_ip(backend, vals):
 @pytest.mark.backends
 def test_lookup_by_altname_is_no_such_interface(backend, vals):
     """A name lookup matches the primary name only, like Go's InterfaceByName."""
+
     def work():
         out = {"primary": netifc.interface_by_name("vp0"), "snapshot": netifc.snapshot()}
         for alt in ALTNAMES:
@@ -257,6 +317,7 @@ def test_lookup_by_altname_is_no_such_interface(backend, vals):
 
 
 # ---- lifetimes --------------------------------------------------------------------
+
 
 def ip_addr(ns, address):
     for l in ns.ipj("addr", "show"):
@@ -280,8 +341,10 @@ def test_ticking_lifetimes_do_not_change_equality(backend, vals):
     first = addr_of(inside(vals, netifc.interface_addrs), "2001:db8:8::1")
     # Until the kernel has counted both lifetimes down (whole seconds) below
     # the first reading's, as ip shows them.
-    below = {"valid_life_time": first.valid_lifetime, "preferred_life_time":
-             first.preferred_lifetime}
+    below = {
+        "valid_life_time": first.valid_lifetime,
+        "preferred_life_time": first.preferred_lifetime,
+    }
     below = {f: ip_first[f] if v is None else v for f, v in below.items()}
     deadline = time.monotonic() + 10
     while any(ip_addr(vals, "2001:db8:8::1")[f] >= v for f, v in below.items()):
@@ -293,8 +356,10 @@ def test_ticking_lifetimes_do_not_change_equality(backend, vals):
     if backend == "getifaddrs":
         assert first.valid_lifetime is None and first.preferred_lifetime is None
         return
-    for f, ipf in (("valid_lifetime", "valid_life_time"),
-                   ("preferred_lifetime", "preferred_life_time")):
+    for f, ipf in (
+        ("valid_lifetime", "valid_life_time"),
+        ("preferred_lifetime", "preferred_life_time"),
+    ):
         assert ip_first[ipf] > ip_second[ipf]
         assert ip_first[ipf] >= getattr(first, f) > getattr(second, f) >= ip_second[ipf]
     assert first.valid_lifetime <= 100 and first.preferred_lifetime <= 50
@@ -305,7 +370,7 @@ def test_permanent_lifetimes(backend, vals):
     a = addr_of(inside(vals, netifc.interface_addrs), "2001:db8:9::1")
     ip_a = ip_addr(vals, "2001:db8:9::1")
     assert ip_a["valid_life_time"] == ip_a["preferred_life_time"] == 4294967295
-    if backend == "getifaddrs":     # the C library does not tell
+    if backend == "getifaddrs":  # the C library does not tell
         assert a.valid_lifetime is None and a.preferred_lifetime is None
     else:
         assert a.valid_lifetime == a.preferred_lifetime == netifc.FOREVER == 4294967295
@@ -314,6 +379,7 @@ def test_permanent_lifetimes(backend, vals):
 
 
 # ---- family and flag names ------------------------------------------------------------
+
 
 @pytest.mark.backends
 def test_family_is_address_family(backend, where):
@@ -343,8 +409,12 @@ def test_temporary_and_secondary_by_name(backend, vals):
     if backend == "getifaddrs":
         pytest.skip("getifaddrs() tells no address flags")
     addrs = inside(vals, netifc.interface_addrs)
-    temporary = [a["local"] for l in vals.ipj("addr", "show", "dev", "vp0")
-                 for a in l["addr_info"] if a.get("temporary")]
+    temporary = [
+        a["local"]
+        for l in vals.ipj("addr", "show", "dev", "vp0")
+        for a in l["addr_info"]
+        if a.get("temporary")
+    ]
     assert temporary, "the kernel made no temporary address"
     for address in temporary:
         a = addr_of(addrs, address)
@@ -364,6 +434,7 @@ def test_temporary_and_secondary_by_name(backend, vals):
 
 
 # ---- repr and pickle ----------------------------------------------------------------
+
 
 def every_record(where):
     def work():
@@ -404,8 +475,10 @@ def test_repr_of_a_link_with_altnames(backend, vals):
 @pytest.mark.backends
 def test_pickle_round_trip(backend, vals):
     records = every_record(vals)
-    assert any(isinstance(r, netifc.Interface) and r.altnames for r in records) \
+    assert (
+        any(isinstance(r, netifc.Interface) and r.altnames for r in records)
         or backend == "getifaddrs"
+    )
     for obj in records:
         back = pickle.loads(pickle.dumps(obj, pickle.HIGHEST_PROTOCOL))
         assert type(back) is type(obj)
@@ -445,7 +518,7 @@ def test_every_constructor_argument_is_an_exposed_field(backend, vals):
         for k, value in enumerate(args):
             for v in variants(value):
                 try:
-                    other = make(*args[:k], v, *args[k + 1:])
+                    other = make(*args[:k], v, *args[k + 1 :])
                 except (ValueError, TypeError, OverflowError):
                     continue
                 tried += 1

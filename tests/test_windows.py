@@ -10,6 +10,7 @@ its Linux index, so links are matched by index and the names compared.  What
 Wine does not report as Linux does is asserted as Wine reports it (each rule
 is named where it is asserted; README.rst's "Windows" section lists them).
 """
+
 import ipaddress
 import json
 import os
@@ -26,18 +27,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CSRC = os.path.join(ROOT, "csrc")
 CORE = ["windows/iphlpapi.c", "core/addr.c", "core/vec.c", "core/backend.c"]
 CC = "x86_64-w64-mingw32-gcc"
-FAMILIES = {2: "inet", 23: "inet6"}                # Windows' AF_INET, AF_INET6
+FAMILIES = {2: "inet", 23: "inet6"}  # Windows' AF_INET, AF_INET6
 IFF_UP, IFF_BROADCAST, IFF_LOOPBACK, IFF_POINTOPOINT, IFF_RUNNING = 0x1, 0x2, 0x8, 0x10, 0x40
 ARPHRD = {1: "ether", 772: "loopback"}
-ARPHRD_PPP, ARPHRD_NONE = 512, 65534                # IF_TYPE_PPP maps to ARPHRD_PPP
-WINE_LIFETIME = 60000                              # what Wine 8 says of every address
-
+ARPHRD_PPP, ARPHRD_NONE = 512, 65534  # IF_TYPE_PPP maps to ARPHRD_PPP
+WINE_LIFETIME = 60000  # what Wine 8 says of every address
 
 
 def tool(*names):
     for name in names:
-        path = shutil.which(name) or (name if os.path.isabs(name) and os.access(name, os.X_OK)
-                                      else None)
+        path = shutil.which(name) or (
+            name if os.path.isabs(name) and os.access(name, os.X_OK) else None
+        )
         if path:
             return path
     return None
@@ -48,11 +49,18 @@ def wine_tools():
     # Debian 12's Wine 8, then Debian 13's and sid's Wine 10 (wine64-stable,
     # its server under the multiarch directory)
     wine = tool("wine64", "/usr/lib/wine/wine64", "wine64-stable")
-    server = tool("wineserver", "/usr/lib/wine/wineserver",
-                  "/usr/lib/x86_64-linux-gnu/wine/wineserver")
-    missing = [what for what, path in ((CC + " (Debian gcc-mingw-w64-x86-64)", tool(CC)),
-                                       ("wine64 (Debian wine64)", wine),
-                                       ("wineserver (Debian wine64)", server)) if not path]
+    server = tool(
+        "wineserver", "/usr/lib/wine/wineserver", "/usr/lib/x86_64-linux-gnu/wine/wineserver"
+    )
+    missing = [
+        what
+        for what, path in (
+            (CC + " (Debian gcc-mingw-w64-x86-64)", tool(CC)),
+            ("wine64 (Debian wine64)", wine),
+            ("wineserver (Debian wine64)", server),
+        )
+        if not path
+    ]
     if missing:
         reason = "the Windows backend's test needs " + ", ".join(missing)
         if os.environ.get("CI"):
@@ -81,13 +89,32 @@ def driver(tmp_path_factory):
     builds = {}
     for name, extra in (("exe", []), ("small", ["-DGAA_FIRST_SIZE=64"])):
         exe = out / f"win_driver-{name}.exe"
-        builds[name] = (exe, subprocess.Popen(
-            [CC, "-std=c11", "-pedantic", "-O2", "-Wall", "-Wextra", "-Werror", "-I", CSRC, *extra,
-             "-o", str(exe), *sources, "-liphlpapi", "-lws2_32"], env=clean_env()))
+        builds[name] = (
+            exe,
+            subprocess.Popen(
+                [
+                    CC,
+                    "-std=c11",
+                    "-pedantic",
+                    "-O2",
+                    "-Wall",
+                    "-Wextra",
+                    "-Werror",
+                    "-I",
+                    CSRC,
+                    *extra,
+                    "-o",
+                    str(exe),
+                    *sources,
+                    "-liphlpapi",
+                    "-lws2_32",
+                ],
+                env=clean_env(),
+            ),
+        )
     for exe, proc in builds.values():
         assert proc.wait() == 0, f"{CC} failed to build {exe.name}"
-    return dict(exe=builds["exe"][0], small=builds["small"][0], dir=out, wine=wine,
-                server=server)
+    return dict(exe=builds["exe"][0], small=builds["small"][0], dir=out, wine=wine, server=server)
 
 
 def run_driver(driver, where, tag, exe="exe"):
@@ -96,29 +123,37 @@ def run_driver(driver, where, tag, exe="exe"):
     run starts them in its own namespace."""
     env = clean_env(WINEPREFIX=str(driver["dir"] / "prefix"), WINEDEBUG="-all")
     try:
-        res = where.run([driver["wine"], str(driver[exe])], env=env, capture_output=True,
-                        timeout=120)
+        res = where.run(
+            [driver["wine"], str(driver[exe])], env=env, capture_output=True, timeout=120
+        )
     finally:
         subprocess.run([driver["server"], "-k"], env=env, capture_output=True, check=False)
-        subprocess.run([driver["server"], "-w"], env=env, capture_output=True, check=False,
-                       timeout=60)
+        subprocess.run(
+            [driver["server"], "-w"], env=env, capture_output=True, check=False, timeout=60
+        )
     assert res.returncode == 0, f"{tag}: " + res.stderr.decode(errors="replace")[-2000:]
     return json.loads(res.stdout.decode("utf-8", errors="surrogateescape"))
 
 
 def labelled(where):
     """ip's IPv4 addresses whose label is not their link's name (aliases such as "v0:1")."""
-    return {(l["ifindex"], "inet", a["local"], a["prefixlen"])
-            for l in where.ipj("addr", "show") for a in l.get("addr_info", [])
-            if a["family"] == "inet" and a.get("label", l["ifname"]) != l["ifname"]}
+    return {
+        (l["ifindex"], "inet", a["local"], a["prefixlen"])
+        for l in where.ipj("addr", "show")
+        for a in l.get("addr_info", [])
+        if a["family"] == "inet" and a.get("label", l["ifname"]) != l["ifname"]
+    }
 
 
 def truth(where):
     """iproute2's links, addresses (lifetimes aside: they count down), groups, aliases."""
-    addrs = {i: [{k: v for k, v in a.items() if k not in ("valid", "preferred")} for a in rows]
-             for i, rows in ip_addrs(where).items()}
-    return dict(links=ip_links(where), addrs=addrs, groups=ip_groups(where),
-                aliases=labelled(where))
+    addrs = {
+        i: [{k: v for k, v in a.items() if k not in ("valid", "preferred")} for a in rows]
+        for i, rows in ip_addrs(where).items()
+    }
+    return dict(
+        links=ip_links(where), addrs=addrs, groups=ip_groups(where), aliases=labelled(where)
+    )
 
 
 @pytest.fixture(scope="module")
@@ -140,6 +175,7 @@ def runs(driver, request):
                 pytest.fail(f"the links of {name} kept changing while Wine ran")
             done[name] = SimpleNamespace(where=name, got=got, small=small, **before)
         return done[name]
+
     return get
 
 
@@ -182,8 +218,10 @@ def test_links(seen):
         ppp = l["type"] == ARPHRD_PPP
         assert not ppp or want["link_type"] == ARPHRD_NONE, (l["name"], l["type"])
         assert bool(l["flags"] & IFF_POINTOPOINT) == ppp, (l["name"], l["type"])
-    REPORTS.append(f"windows ({seen.where}): Wine listed {len(mine)} links; "
-                   f"names, indexes, MTU, hardware addresses agree with ip")
+    REPORTS.append(
+        f"windows ({seen.where}): Wine listed {len(mine)} links; "
+        f"names, indexes, MTU, hardware addresses agree with ip"
+    )
 
 
 def test_lookups(seen):
@@ -195,9 +233,9 @@ def test_lookups(seen):
     assert got["snapshot_links"] == got["links"]
     by_index, by_name = got["missing"]
     assert (by_index["error"], by_index["step"]) == (19, "ConvertInterfaceIndexToLuid")  # ENODEV
-    assert by_index["winerror"] == 2                            # ERROR_FILE_NOT_FOUND
+    assert by_index["winerror"] == 2  # ERROR_FILE_NOT_FOUND
     assert (by_name["error"], by_name["step"]) == (19, "ConvertInterfaceAliasToLuid")
-    assert by_name["winerror"] == 1168                          # ERROR_NOT_FOUND
+    assert by_name["winerror"] == 1168  # ERROR_NOT_FOUND
     assert got["missing_addrs"] == []
 
 
@@ -230,16 +268,20 @@ def test_addrs(seen):
         # tentative or deprecated), nor IFA_F_PERMANENT (a finite lifetime).
         assert (a["valid"], a["preferred"], a["has_lifetimes"]) == (WINE_LIFETIME,) * 2 + (1,)
         assert a["flags"] == 0, key(a)
-    v6 = lambda rows: {key(a) for a in rows if a["family"] == "inet6"}    # noqa: E731
-    assert v6(mine) == {key(a) for a in ip_all.values() if a["family"] == "inet6"}, \
+    v6 = lambda rows: {key(a) for a in rows if a["family"] == "inet6"}  # noqa: E731
+    assert v6(mine) == {key(a) for a in ip_all.values() if a["family"] == "inet6"}, (
         "every IPv6 address, tentative and deprecated ones too"
+    )
     by_link = {int(i): rows for i, rows in got["one_addrs"].items()}
-    assert [a for rows in by_link.values() for a in rows] == got["addrs"], \
+    assert [a for rows in by_link.values() for a in rows] == got["addrs"], (
         "one link's addresses are its part of the listing"
+    )
     v4_ip = sum(a["family"] == "inet" for a in ip_all.values())
     v4_wine = sum(a["family"] == "inet" for a in mine)
-    REPORTS.append(f"windows ({seen.where}): Wine reported {len(mine)} addresses "
-                   f"({v4_wine} of ip's {v4_ip} IPv4), {len(got['groups'])} multicast groups")
+    REPORTS.append(
+        f"windows ({seen.where}): Wine reported {len(mine)} addresses "
+        f"({v4_wine} of ip's {v4_ip} IPv4), {len(got['groups'])} multicast groups"
+    )
 
 
 def test_ipv4_seen_by_wine(seen):
@@ -249,8 +291,10 @@ def test_ipv4_seen_by_wine(seen):
     ip4 = {key(a) for rows in seen.addrs.values() for a in rows if a["family"] == "inet"}
     assert mine == ip4 - seen.aliases
     if seen.aliases:
-        REPORTS.append(f"windows ({seen.where}): Wine leaves out the aliases' IPv4 addresses "
-                       f"{sorted(a[2] for a in seen.aliases)}")
+        REPORTS.append(
+            f"windows ({seen.where}): Wine leaves out the aliases' IPv4 addresses "
+            f"{sorted(a[2] for a in seen.aliases)}"
+        )
 
 
 def test_groups(seen):

@@ -4,10 +4,18 @@
 assert_type() is a claim of the stubs, and no expression may be Any.  Run, it
 checks the same claims against the objects it gets.
 """
+
 from __future__ import annotations
 
 import socket
-from ipaddress import IPv4Address, IPv4Interface, IPv4Network, IPv6Address, IPv6Interface, IPv6Network
+from ipaddress import (
+    IPv4Address,
+    IPv4Interface,
+    IPv4Network,
+    IPv6Address,
+    IPv6Interface,
+    IPv6Network,
+)
 from typing import TYPE_CHECKING, Iterator  # noqa: F401 (named by an assert_type string)
 
 import netifc
@@ -15,6 +23,7 @@ import netifc
 if TYPE_CHECKING:
     from typing_extensions import assert_type
 else:
+
     def assert_type(value, _type):
         return value
 
@@ -55,9 +64,12 @@ def check_addr(a: netifc.Addr) -> None:
         assert isinstance(assert_type(lifetime, "int | None"), (int, type(None)))
         assert lifetime is None or 0 <= lifetime <= netifc.FOREVER
     assert isinstance(assert_type(a.ip, "IPv4Address | IPv6Address"), (IPv4Address, IPv6Address))
-    assert isinstance(assert_type(a.interface, "IPv4Interface | IPv6Interface"),
-                      (IPv4Interface, IPv6Interface))
-    assert isinstance(assert_type(a.network, "IPv4Network | IPv6Network"), (IPv4Network, IPv6Network))
+    assert isinstance(
+        assert_type(a.interface, "IPv4Interface | IPv6Interface"), (IPv4Interface, IPv6Interface)
+    )
+    assert isinstance(
+        assert_type(a.network, "IPv4Network | IPv6Network"), (IPv4Network, IPv6Network)
+    )
     assert isinstance(assert_type(str(a), str), str)
 
 
@@ -68,7 +80,9 @@ def check_snapshot(snap: netifc.Snapshot) -> None:
     first = next(it)
     assert assert_type(snap.by_index(first.index), netifc.Interface) == first
     assert assert_type(snap.by_name(first.name), netifc.Interface) == first
-    assert assert_type(snap.addrs_of(first), "tuple[netifc.Addr, ...]") == snap.addrs_of(first.index)
+    assert assert_type(snap.addrs_of(first), "tuple[netifc.Addr, ...]") == snap.addrs_of(
+        first.index
+    )
     assert assert_type(len(snap), int) == len(snap.interfaces)
 
 
@@ -96,8 +110,11 @@ def check_module() -> None:
         netifc.interface_by_index(2**31 - 1)
     except netifc.NoSuchInterface as e:
         assert isinstance(assert_type(e, netifc.NoSuchInterface), LookupError)
-    for text in (netifc.render_text(ifaces, addrs), netifc.render_brief(ifaces, addrs),
-                 netifc.render_json(ifaces, addrs)):
+    for text in (
+        netifc.render_text(ifaces, addrs),
+        netifc.render_brief(ifaces, addrs),
+        netifc.render_json(ifaces, addrs),
+    ):
         assert isinstance(assert_type(text, str), str)
     assert isinstance(netifc.to_json(ifaces, addrs), list)
 
@@ -115,8 +132,10 @@ def describe(e: netifc.Event) -> str:
     if isinstance(e, (netifc.GroupJoined, netifc.GroupLeft)):
         return str(assert_type(e.group, netifc.Addr))
     if isinstance(e, netifc.Resync):
-        return f"{len(assert_type(e.interfaces, 'tuple[netifc.Interface, ...]'))}" \
-               f" {len(assert_type(e.addrs, 'tuple[netifc.Addr, ...]'))} {len(e.groups)}"
+        return (
+            f"{len(assert_type(e.interfaces, 'tuple[netifc.Interface, ...]'))}"
+            f" {len(assert_type(e.addrs, 'tuple[netifc.Addr, ...]'))} {len(e.groups)}"
+        )
     return ""
 
 
@@ -200,17 +219,23 @@ def check_netns() -> None:
         check_snapshot(assert_type(ns.snapshot(), netifc.Snapshot))
         check_snapshot(assert_type(ns.multicast_snapshot(), netifc.Snapshot))
         assert isinstance(assert_type(ns.routes(None, "all"), "tuple[netifc.Route, ...]"), tuple)
-        assert isinstance(assert_type(ns.default_gateways(),
-                                      "dict[socket.AddressFamily, tuple[netifc.Gateway, ...]]"),
-                          dict)
+        assert isinstance(
+            assert_type(
+                ns.default_gateways(), "dict[socket.AddressFamily, tuple[netifc.Gateway, ...]]"
+            ),
+            dict,
+        )
         assert assert_type(ns.route_get("127.0.0.1"), netifc.Route).type == netifc.RouteType.LOCAL
-        assert {assert_type(c, netifc.Counters).index
-                for c in ns.counters()} == {i.index for i in ns.interfaces()}
+        assert {assert_type(c, netifc.Counters).index for c in ns.counters()} == {
+            i.index for i in ns.interfaces()
+        }
         lv = assert_type(ns.live(), netifc.Live)
         assert assert_type(lv.by_index(first.index), netifc.Interface) == first
         lv.close()
-        with assert_type(netifc.Watcher(netns=ns), netifc.Watcher) as w, \
-                assert_type(ns.Watcher(), netifc.Watcher) as w2:
+        with (
+            assert_type(netifc.Watcher(netns=ns), netifc.Watcher) as w,
+            assert_type(ns.Watcher(), netifc.Watcher) as w2,
+        ):
             for e in assert_type(w.poll(0), "list[netifc.Event]") + w2.poll(0):
                 assert isinstance(describe(e), str)
         assert_type(netifc.live(ns), netifc.Live).close()
@@ -233,8 +258,9 @@ def check_compat() -> None:
     for family, entries in gws.items():
         if family != "default":
             assert isinstance(entries, list)
-            assert all(isinstance(assert_type(gw, "tuple[str, str, bool]")[2], bool)
-                       for gw in entries)
+            assert all(
+                isinstance(assert_type(gw, "tuple[str, str, bool]")[2], bool) for gw in entries
+            )
 
 
 def main() -> None:

@@ -46,29 +46,25 @@ static const uint8_t *host_order(const uint8_t *rec, size_t len, uint8_t *buf)
 
 /* macOS en0: Ethernet, index 4; sizeof(struct sockaddr_dl) is 20 there. */
 static const uint8_t mac_en0[20] = {
-	20, 18, 4, 0, 0x06, 3, 6, 0,
-	'e', 'n', '0', 0x3c, 0x22, 0xfb, 0x12, 0x34, 0x56, 0, 0, 0,
+	20, 18, 4, 0, 0x06, 3, 6, 0, 'e', 'n', '0', 0x3c, 0x22, 0xfb, 0x12, 0x34, 0x56, 0, 0, 0,
 };
 /* macOS lo0: IFT_LOOP, no address. */
 static const uint8_t mac_lo0[20] = {
-	20, 18, 1, 0, 0x18, 3, 0, 0,
-	'l', 'o', '0', 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	20, 18, 1, 0, 0x18, 3, 0, 0, 'l', 'o', '0', 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 /* macOS utun3: IFT_OTHER, index 23. */
 static const uint8_t mac_utun3[20] = {
-	20, 18, 23, 0, 0x01, 5, 0, 0,
-	'u', 't', 'u', 'n', '3', 0, 0, 0, 0, 0, 0, 0,
+	20, 18, 23, 0, 0x01, 5, 0, 0, 'u', 't', 'u', 'n', '3', 0, 0, 0, 0, 0, 0, 0,
 };
 /* FreeBSD bridge0 (IFT_BRIDGE), index 300 (0x012c): sizeof is 54 there. */
 static const uint8_t fbsd_bridge0[54] = {
-	54, 18, 0x2c, 0x01, 0xd1, 7, 6, 0,
-	'b', 'r', 'i', 'd', 'g', 'e', '0', 0x58, 0x9c, 0xfc, 0x00, 0x00, 0x01,
+	54,  18,  0x2c, 0x01, 0xd1, 7,    6,    0,    'b',  'r',  'i',
+	'd', 'g', 'e',  '0',  0x58, 0x9c, 0xfc, 0x00, 0x00, 0x01,
 };
 /* FreeBSD ib0: InfiniBand's 20-byte address. */
 static const uint8_t fbsd_ib0[54] = {
-	54, 18, 5, 0, 0xc7, 3, 20, 0,
-	'i', 'b', '0', 0x80, 0, 0x02, 0x08, 0xfe, 0x80, 0, 0, 0, 0, 0, 0,
-	0x00, 0x02, 0xc9, 0x03, 0x00, 0x0a, 0x0b, 0x0c,
+	54,   18, 5, 0, 0xc7, 3, 20, 0,    'i',  'b',  '0',  0x80, 0,    0x02, 0x08, 0xfe,
+	0x80, 0,  0, 0, 0,    0, 0,  0x00, 0x02, 0xc9, 0x03, 0x00, 0x0a, 0x0b, 0x0c,
 };
 /* A membership's ifma_name on FreeBSD: index 2 only, no name, no address. */
 static const uint8_t fbsd_ifma_name[54] = { 54, 18, 2, 0, 0x06, 0, 0, 0 };
@@ -160,28 +156,70 @@ struct kame_case {
 static const struct kame_case kame_cases[] = {
 	{ "fe80:4::3e22:fbff:fe12:3456: link-local, zone 4 embedded",
 	  { 0xfe, 0x80, 0, 4, 0, 0, 0, 0, 0x3e, 0x22, 0xfb, 0xff, 0xfe, 0x12, 0x34, 0x56 },
-	  { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x3e, 0x22, 0xfb, 0xff, 0xfe, 0x12, 0x34, 0x56 }, 0, 4, 4 },
+	  { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x3e, 0x22, 0xfb, 0xff, 0xfe, 0x12, 0x34, 0x56 },
+	  0,
+	  4,
+	  4 },
 	{ "fe80:1:2::1: zone 0x0102",
-	  { 0xfe, 0x80, 1, 2, [15] = 1 }, { 0xfe, 0x80, [15] = 1 }, 0, 0x102, 0x102 },
+	  { 0xfe, 0x80, 1, 2, [15] = 1 },
+	  { 0xfe, 0x80, [15] = 1 },
+	  0,
+	  0x102,
+	  0x102 },
 	{ "febf:9::1: still fe80::/10",
-	  { 0xfe, 0xbf, 0, 9, [15] = 1 }, { 0xfe, 0xbf, [15] = 1 }, 0, 9, 9 },
+	  { 0xfe, 0xbf, 0, 9, [15] = 1 },
+	  { 0xfe, 0xbf, [15] = 1 },
+	  0,
+	  9,
+	  9 },
 	{ "fe80::1 with sin6_scope_id 5: nothing embedded",
-	  { 0xfe, 0x80, [15] = 1 }, { 0xfe, 0x80, [15] = 1 }, 5, 0, 5 },
+	  { 0xfe, 0x80, [15] = 1 },
+	  { 0xfe, 0x80, [15] = 1 },
+	  5,
+	  0,
+	  5 },
 	{ "fe80:4::1 with sin6_scope_id 4: cleared, the scope id kept",
-	  { 0xfe, 0x80, 0, 4, [15] = 1 }, { 0xfe, 0x80, [15] = 1 }, 4, 4, 4 },
+	  { 0xfe, 0x80, 0, 4, [15] = 1 },
+	  { 0xfe, 0x80, [15] = 1 },
+	  4,
+	  4,
+	  4 },
 	{ "ff02:7::1:ff12:3456: link-local group",
 	  { 0xff, 0x02, 0, 7, [11] = 1, 0xff, 0x12, 0x34, 0x56 },
-	  { 0xff, 0x02, [11] = 1, 0xff, 0x12, 0x34, 0x56 }, 0, 7, 7 },
+	  { 0xff, 0x02, [11] = 1, 0xff, 0x12, 0x34, 0x56 },
+	  0,
+	  7,
+	  7 },
 	{ "ff01:3::1: interface-local group",
-	  { 0xff, 0x01, 0, 3, [15] = 1 }, { 0xff, 0x01, [15] = 1 }, 0, 3, 3 },
+	  { 0xff, 0x01, 0, 3, [15] = 1 },
+	  { 0xff, 0x01, [15] = 1 },
+	  0,
+	  3,
+	  3 },
 	{ "ff12:3::1:3: transient link-local group",
-	  { 0xff, 0x12, 0, 3, [13] = 1, [15] = 3 }, { 0xff, 0x12, [13] = 1, [15] = 3 }, 0, 3, 3 },
+	  { 0xff, 0x12, 0, 3, [13] = 1, [15] = 3 },
+	  { 0xff, 0x12, [13] = 1, [15] = 3 },
+	  0,
+	  3,
+	  3 },
 	{ "ff05:2::3: site-local group, untouched",
-	  { 0xff, 0x05, 0, 2, [15] = 3 }, { 0xff, 0x05, 0, 2, [15] = 3 }, 0, 0, 0 },
+	  { 0xff, 0x05, 0, 2, [15] = 3 },
+	  { 0xff, 0x05, 0, 2, [15] = 3 },
+	  0,
+	  0,
+	  0 },
 	{ "2001:db8::1: global, untouched",
-	  { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 }, { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 }, 0, 0, 0 },
+	  { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 },
+	  { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 },
+	  0,
+	  0,
+	  0 },
 	{ "fec0:1::1: site-local unicast, untouched",
-	  { 0xfe, 0xc0, 0, 1, [15] = 1 }, { 0xfe, 0xc0, 0, 1, [15] = 1 }, 0, 0, 0 },
+	  { 0xfe, 0xc0, 0, 1, [15] = 1 },
+	  { 0xfe, 0xc0, 0, 1, [15] = 1 },
+	  0,
+	  0,
+	  0 },
 };
 
 static void check_kame(void)
@@ -202,7 +240,7 @@ static void check_kame(void)
 		expect(netifc_kame_unembed(ip), k->embedded, k->what);
 		expect_bytes(ip, k->out, 16, k->what);
 	}
-	sa[0] = 20;                             /* sin6_len short of the address */
+	sa[0] = 20;        /* sin6_len short of the address */
 	expect(netifc_bsd_ip(sa, sizeof sa, AF_INET6, ip, NULL), -22, "a short sockaddr_in6");
 	expect(netifc_bsd_ip(sa, sizeof sa, 18, ip, NULL), -22, "not an IP family");
 }
@@ -227,8 +265,8 @@ static void check_prefixes(void)
 	static const uint8_t v4_27[16] = { 8, 2, 0, 0, 255, 255, 255, 224, 0xff, 0xff };
 	static const uint8_t v4_0[1] = { 0 };
 	static const uint8_t v4_32[16] = { 16, 2, 0, 0, 255, 255, 255, 255 };
-	static const uint8_t v6_64[16] = { 16, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff,
-					   0xff, 0xff, 0xff, 0xff };
+	static const uint8_t v6_64[16] = { 16,   0,    0,    0,    0,    0,    0,    0,
+					   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	uint8_t v6_128[28], v6_57[28];
 
 	memset(v6_128, 0, sizeof v6_128);
@@ -263,16 +301,16 @@ static void check_mtu(void)
 	memcpy(d + 8, &mtu32, 4);               /* macOS: 8 bytes of u_char, then u_int32_t */
 	expect((long)netifc_bsd_mtu(d, NETIFC_MACOS), 1500, "macOS ifi_mtu");
 	mtu32 = 9000;
-	memcpy(d + 8, &mtu32, 4);               /* FreeBSD: 6 u_char, uint16_t ifi_datalen, uint32_t */
+	memcpy(d + 8, &mtu32, 4); /* FreeBSD: 6 u_char, uint16_t ifi_datalen, uint32_t */
 	expect((long)netifc_bsd_mtu(d, NETIFC_FREEBSD), 9000, "FreeBSD ifi_mtu");
 	mtu32 = 1492;
-	memcpy(d + 4, &mtu32, 4);               /* OpenBSD: 4 u_char, then u_int32_t; ifi_metric after */
+	memcpy(d + 4, &mtu32, 4); /* OpenBSD: 4 u_char, then u_int32_t; ifi_metric after */
 	memcpy(d + 8, &other32, 4);
 	expect((long)netifc_bsd_mtu(d, NETIFC_OPENBSD), 1492, "OpenBSD ifi_mtu");
-	memcpy(d + 4, &link_state, 4);          /* NetBSD: 3 u_char, int ifi_link_state, uint64_t */
+	memcpy(d + 4, &link_state, 4); /* NetBSD: 3 u_char, int ifi_link_state, uint64_t */
 	memcpy(d + 8, &mtu64, 8);
 	expect((long)netifc_bsd_mtu(d, NETIFC_NETBSD), 1280, "NetBSD ifi_mtu");
-	memset(d, 0x11, sizeof d);              /* DragonFly: 6 u_char, then u_long */
+	memset(d, 0x11, sizeof d); /* DragonFly: 6 u_char, then u_long */
 	memcpy(d + 8, &mtul, sizeof mtul);
 	expect((long)netifc_bsd_mtu(d, NETIFC_DRAGONFLY), 16384, "DragonFly ifi_mtu");
 }

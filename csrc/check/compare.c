@@ -20,8 +20,7 @@
 
 static int loud;                /* print the differences: the last reading only */
 
-__attribute__((format(printf, 1, 2)))
-static void report(const char *fmt, ...)
+__attribute__((format(printf, 1, 2))) static void report(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -86,21 +85,23 @@ static void text(const struct netifc_addr *a, const uint8_t *ip, char *out)
 
 static int link_diff(const struct netifc_link *n, const struct netifc_link *g)
 {
-	const char *what = strcmp(n->name, g->name) ? "name"
-			 : n->flags != g->flags ? "flags"
-			 : n->mtu != g->mtu ? "mtu"
-			 : n->type != g->type ? "type"
-			 : n->hwaddr_len != g->hwaddr_len ||
-			   memcmp(n->hwaddr, g->hwaddr, sizeof n->hwaddr) ? "hardware address"
-			 : n->brd_len != g->brd_len ||
-			   memcmp(n->brd, g->brd, sizeof n->brd) ? "broadcast address" : NULL;
+	const char *what =
+		strcmp(n->name, g->name) ? "name"
+		: n->flags != g->flags   ? "flags"
+		: n->mtu != g->mtu       ? "mtu"
+		: n->type != g->type     ? "type"
+		: n->hwaddr_len != g->hwaddr_len || memcmp(n->hwaddr, g->hwaddr, sizeof n->hwaddr)
+			? "hardware address"
+		: n->brd_len != g->brd_len || memcmp(n->brd, g->brd, sizeof n->brd)
+			? "broadcast address"
+			: NULL;
 
 	if (!what)
 		return 0;
 	report("compare: link %d (%s / %s): %s differs (flags %#x / %#x, mtu %u / %u, "
-		"type %u / %u, hwaddr_len %u / %u, brd_len %u / %u)\n", n->index, n->name, g->name,
-		what, n->flags, g->flags, n->mtu, g->mtu, n->type, g->type, n->hwaddr_len,
-		g->hwaddr_len, n->brd_len, g->brd_len);
+	       "type %u / %u, hwaddr_len %u / %u, brd_len %u / %u)\n",
+	       n->index, n->name, g->name, what, n->flags, g->flags, n->mtu, g->mtu, n->type,
+	       g->type, n->hwaddr_len, g->hwaddr_len, n->brd_len, g->brd_len);
 	return 1;
 }
 
@@ -109,13 +110,16 @@ static int addr_diff(const struct netifc_addr *n, const struct netifc_addr *g,
 {
 	int p2p = l && (l->flags & IFF_POINTOPOINT);
 	char a[INET6_ADDRSTRLEN], x[INET6_ADDRSTRLEN], y[INET6_ADDRSTRLEN];
-	const char *what = by_key(n, g) ? "address"
-			 : strcmp(n->zone, g->zone) ? "zone"
-			 : p2p && (n->has_peer != g->has_peer ||
-				   memcmp(n->peer, g->peer, sizeof n->peer)) ? "peer"
-			 : !p2p && !n->has_peer && (n->has_broadcast != g->has_broadcast ||
-				    memcmp(n->broadcast, g->broadcast, sizeof n->broadcast))
-			 ? "broadcast" : NULL;
+	const char *what =
+		by_key(n, g)               ? "address"
+		: strcmp(n->zone, g->zone) ? "zone"
+		: p2p && (n->has_peer != g->has_peer || memcmp(n->peer, g->peer, sizeof n->peer))
+			? "peer"
+		: !p2p && !n->has_peer &&
+				(n->has_broadcast != g->has_broadcast ||
+				 memcmp(n->broadcast, g->broadcast, sizeof n->broadcast))
+			? "broadcast"
+			: NULL;
 
 	if (!what)
 		return 0;
@@ -123,8 +127,8 @@ static int addr_diff(const struct netifc_addr *n, const struct netifc_addr *g,
 	text(g, g->local, x);
 	text(n, p2p ? n->peer : n->broadcast, y);
 	report("compare: link %d: %s/%u%%%s (netlink) / %s/%u%%%s (getifaddrs): %s "
-		"differs (netlink's peer or broadcast: %s)\n", n->index, a, n->prefixlen, n->zone,
-		x, g->prefixlen, g->zone, what, y);
+	       "differs (netlink's peer or broadcast: %s)\n",
+	       n->index, a, n->prefixlen, n->zone, x, g->prefixlen, g->zone, what, y);
 	return 1;
 }
 
@@ -141,8 +145,8 @@ static int links_diff(struct netifc_links *n, struct netifc_links *g)
 	}
 	for (i = 0; i < n->n; i++)
 		if (n->v[i].index != g->v[i].index) {
-			report("compare: link %d (netlink) / %d (getifaddrs)\n",
-				n->v[i].index, g->v[i].index);
+			report("compare: link %d (netlink) / %d (getifaddrs)\n", n->v[i].index,
+			       g->v[i].index);
 			return 1;
 		} else {
 			d += link_diff(&n->v[i], &g->v[i]);
@@ -203,6 +207,7 @@ int compare_backends(void)
 	}
 	if (d == 0)
 		printf("compare: netlink and getifaddrs agree on %d links, %d addresses, "
-		       "%d groups\n", links, addrs, groups);
+		       "%d groups\n",
+		       links, addrs, groups);
 	return d != 0;
 }

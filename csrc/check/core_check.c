@@ -180,9 +180,11 @@ static void check_no_stale_bytes(void)
 	n += put_attr(msg + n, IFLA_BROADCAST, long_hw, sizeof long_hw);
 	n += put_attr(msg + n, IFLA_BROADCAST, short_hw, sizeof short_hw);
 	expect(nl_parse_link(RTM_NEWLINK, msg, n, &t), 1, "parse a link with two addresses");
-	expect(t.n == 1 && t.v[0].hwaddr_len == 6 && t.v[0].brd_len == 6, 1, "the last address counts");
+	expect(t.n == 1 && t.v[0].hwaddr_len == 6 && t.v[0].brd_len == 6, 1,
+	       "the last address counts");
 	expect(t.n == 1 && !memcmp(t.v[0].hwaddr + 6, zero, sizeof zero - 6) &&
-	       !memcmp(t.v[0].brd + 6, zero, sizeof zero - 6), 1, "no stale bytes after it");
+		       !memcmp(t.v[0].brd + 6, zero, sizeof zero - 6),
+	       1, "no stale bytes after it");
 	netifc_links_free(&t);
 }
 
@@ -197,7 +199,8 @@ static void check_sockets(void)
 
 	/* Connected to the kernel: another socket's unicast is refused at the sender. */
 	expect(nl_open(&s, 1, 0), 0, "nl_open");
-	expect(send_from_another(s.portid, 64), -ECONNREFUSED, "forged datagram to a connected socket");
+	expect(send_from_another(s.portid, 64), -ECONNREFUSED,
+	       "forged datagram to a connected socket");
 
 	/* Unconnected (the second line): 40 KB forged datagrams cost no retry and no growth. */
 	expect(connect(s.fd, (struct sockaddr *)&nobody, sizeof nobody), 0, "disconnect");
@@ -258,7 +261,8 @@ static void check_event_parsing(void)
 	size_t ln, an, n = 0;
 
 	memcpy(link, &ifi, sizeof ifi);
-	ln = NLMSG_ALIGN(sizeof ifi) + put_attr(link + NLMSG_ALIGN(sizeof ifi), IFLA_IFNAME, "x0", 3);
+	ln = NLMSG_ALIGN(sizeof ifi) +
+	     put_attr(link + NLMSG_ALIGN(sizeof ifi), IFLA_IFNAME, "x0", 3);
 	memcpy(addr, &ifa, sizeof ifa);
 	an = NLMSG_ALIGN(sizeof ifa) + put_attr(addr + NLMSG_ALIGN(sizeof ifa), IFA_LOCAL, ip, 4);
 	n += put_msg(dgram + n, RTM_NEWLINK, link, ln);
@@ -269,9 +273,11 @@ static void check_event_parsing(void)
 	expect(nl_parse_events(dgram, n, &ev), 0, "parse five notifications");
 	expect((int)ev.n, 4, "four events");
 	expect(ev.n == 4 && ev.v[0].kind == NL_EV_LINK_NEW && ev.v[1].kind == NL_EV_ADDR_NEW &&
-	       ev.v[2].kind == NL_EV_ADDR_DEL && ev.v[3].kind == NL_EV_LINK_DEL, 1, "in order");
+		       ev.v[2].kind == NL_EV_ADDR_DEL && ev.v[3].kind == NL_EV_LINK_DEL,
+	       1, "in order");
 	expect(ev.n == 4 && ev.links.v[ev.v[3].at].index == 7 &&
-	       !strcmp(ev.links.v[ev.v[3].at].name, "x0") && ev.addrs.v[ev.v[2].at].local[3] == 1,
+		       !strcmp(ev.links.v[ev.v[3].at].name, "x0") &&
+		       ev.addrs.v[ev.v[2].at].local[3] == 1,
 	       1, "records of the events");
 	expect((int)ev.lost, 0, "nothing lost");
 	nl_events_clear(&ev);
@@ -301,7 +307,9 @@ static int set_lo_up(void)
 	memset(&ifr, 0, sizeof ifr);
 	strcpy(ifr.ifr_name, "lo");
 	r = fd >= 0 && ioctl(fd, SIOCGIFFLAGS, &ifr) == 0 &&
-	    (ifr.ifr_flags |= IFF_UP, ioctl(fd, SIOCSIFFLAGS, &ifr) == 0) ? 0 : -errno;
+			    (ifr.ifr_flags |= IFF_UP, ioctl(fd, SIOCSIFFLAGS, &ifr) == 0)
+		    ? 0
+		    : -errno;
 	if (fd >= 0)
 		close(fd);
 	return r;
@@ -321,7 +329,10 @@ static int forge_multicast(void)
 	n = NLMSG_ALIGN(sizeof ifi) + put_attr(link + NLMSG_ALIGN(sizeof ifi), IFLA_IFNAME, "lo", 3);
 	n = put_msg(dgram, RTM_NEWLINK, link, n);
 	r = fd >= 0 && bind(fd, (struct sockaddr *)&me, sizeof me) == 0 &&
-	    sendto(fd, dgram, n, 0, (struct sockaddr *)&group, sizeof group) == (ssize_t)n ? 0 : -errno;
+			    sendto(fd, dgram, n, 0, (struct sockaddr *)&group, sizeof group) ==
+				    (ssize_t)n
+		    ? 0
+		    : -errno;
 	if (fd >= 0)
 		close(fd);
 	return r;
@@ -334,7 +345,8 @@ static int forge_multicast(void)
  */
 static int watch_in_own_netns(void)
 {
-	struct netifc_addr solicited = { .family = AF_INET6, .local = { 0xff, 2, [11] = 1, 0xff, 0, 0, 1 } };
+	struct netifc_addr solicited = { .family = AF_INET6,
+					 .local = { 0xff, 2, [11] = 1, 0xff, 0, 0, 1 } };
 	struct netifc_addr all_nodes = { .family = AF_INET6, .local = { 0xff, 2, [15] = 1 } };
 	struct netifc_addrs lo = { 0 }, none = { 0 };
 	struct netifc_call call = { 0 };
@@ -345,7 +357,8 @@ static int watch_in_own_netns(void)
 	size_t i, links = 0;
 
 	if (unshare(CLONE_NEWNET) < 0) {
-		printf("core_check: watch checks skipped: unshare(CLONE_NEWNET): %s\n", strerror(errno));
+		printf("core_check: watch checks skipped: unshare(CLONE_NEWNET): %s\n",
+		       strerror(errno));
 		return 0;
 	}
 	expect(nl_watch_open(&bare, NULL, 0), 0, "nl_watch_open without the optional groups");
@@ -376,7 +389,8 @@ static int watch_in_own_netns(void)
 	if (pid == 0)
 		_exit(w.fd == -1 && nl_watch_read(&w, &ev) == -EBADF ? 0 : 1);
 	expect(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-	       WEXITSTATUS(status) == 0, 1, "the forked child's watch is closed");
+		       WEXITSTATUS(status) == 0,
+	       1, "the forked child's watch is closed");
 	expect(w.fd >= 0, 1, "the parent's watch stays open");
 	nl_watch_free(&w);
 	nl_events_free(&ev);
@@ -432,9 +446,11 @@ static int netns_from_outside(void)
 	if (pid == 0)
 		_exit(c.ns->s.fd == -1 && b->links(&c, &links) == 0 && c.ns->s.fd >= 0 ? 0 : 1);
 	expect(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-	       WEXITSTATUS(status) == 0, 1, "a forked child's own socket there");
+		       WEXITSTATUS(status) == 0,
+	       1, "a forked child's own socket there");
 	expect(readlink("/proc/thread-self/ns/net", after, sizeof after - 1) > 0 &&
-	       !strcmp(before, after), 1, "this thread never moved");
+		       !strcmp(before, after),
+	       1, "this thread never moved");
 	netifc_ns_close(c.ns);
 	expect(b->links(&c, &links), -EBADF, "closed");
 	netifc_ns_free(c.ns);
@@ -470,7 +486,8 @@ static void check_no_key_left(void)
 	if (pid == 0)
 		_exit(no_key_left());
 	expect(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-	       WEXITSTATUS(status) == 0, 1, "a call with no thread key left reports EAGAIN");
+		       WEXITSTATUS(status) == 0,
+	       1, "a call with no thread key left reports EAGAIN");
 }
 
 static void check_netns(void)
@@ -481,7 +498,8 @@ static void check_netns(void)
 	if (pid == 0)
 		_exit(netns_from_outside() != before);
 	expect(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-	       WEXITSTATUS(status) == 0, 1, "namespace checks (from outside a namespace of their own)");
+		       WEXITSTATUS(status) == 0,
+	       1, "namespace checks (from outside a namespace of their own)");
 }
 
 static void check_watch(void)
@@ -492,7 +510,8 @@ static void check_watch(void)
 	if (pid == 0)
 		_exit(watch_in_own_netns() != before);
 	expect(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-	       WEXITSTATUS(status) == 0, 1, "watch checks (in their own namespace)");
+		       WEXITSTATUS(status) == 0,
+	       1, "watch checks (in their own namespace)");
 }
 
 int main(void)

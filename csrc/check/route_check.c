@@ -92,8 +92,9 @@ static size_t put_multipath(uint8_t *at)
 
 static void check_parsing(void)
 {
-	struct rtmsg rtm = { .rtm_family = AF_INET, .rtm_dst_len = 16, .rtm_table = 254,
-			     .rtm_type = RTN_UNICAST };
+	struct rtmsg rtm = {
+		.rtm_family = AF_INET, .rtm_dst_len = 16, .rtm_table = 254, .rtm_type = RTN_UNICAST
+	};
 	static const uint8_t dst[4] = { 10, 50, 0, 0 }, v6[18] = { AF_INET6 & 0xff, 0, 0xfe, 0x80 };
 	uint8_t msg[256];
 	struct netifc_routes t = { 0 };
@@ -105,8 +106,9 @@ static void check_parsing(void)
 	n += put_multipath(msg + n);
 	expect(nl_parse_route(RTM_NEWROUTE, msg, n, &t), 1, "a multipath route");
 	expect(t.n == 1 && t.v[0].nh_n == 2 && t.nh_n == 2 && t.nh[0].weight == 1 &&
-	       t.nh[1].weight == 4 && t.nh[1].index == 3 && t.nh[1].gateway[3] == 2 &&
-	       t.nh[0].gw_family == AF_INET, 1, "its next hops");
+		       t.nh[1].weight == 4 && t.nh[1].index == 3 && t.nh[1].gateway[3] == 2 &&
+		       t.nh[0].gw_family == AF_INET,
+	       1, "its next hops");
 	expect(nl_parse_route(RTM_NEWROUTE, msg, n, &t), 1, "a second one");
 	expect(t.v[1].nh_off == 2 && t.nh_n == 4, 1, "next hops appended in order");
 	netifc_routes_truncate(&t, 1);

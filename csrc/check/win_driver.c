@@ -73,9 +73,9 @@ static void addr_json(const struct netifc_addr *a)
 	hex(a->local, netifc_family_len(a->family));
 	printf(", \"prefixlen\": %u, \"scope\": %u, \"flags\": %lu, \"valid\": %lu, "
 	       "\"preferred\": %lu, \"has_lifetimes\": %u, \"has_broadcast\": %u, \"has_peer\": %u, "
-	       "\"zone\": ", a->prefixlen, a->scope, (unsigned long)a->flags,
-	       (unsigned long)a->valid, (unsigned long)a->preferred, a->has_lifetimes,
-	       a->has_broadcast, a->has_peer);
+	       "\"zone\": ",
+	       a->prefixlen, a->scope, (unsigned long)a->flags, (unsigned long)a->valid,
+	       (unsigned long)a->preferred, a->has_lifetimes, a->has_broadcast, a->has_peer);
 	str(a->zone);
 	putchar('}');
 }

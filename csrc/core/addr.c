@@ -64,8 +64,8 @@ void netifc_addr_finish(struct netifc_addr *a, const char *zone_name)
  * Addresses come grouped by link, in the order of the link dump, so the
  * search starts where the last one ended: linear overall, correct always.
  */
-const struct netifc_link *netifc_links_find(const struct netifc_links *t,
-					    int32_t index, size_t *hint)
+const struct netifc_link *netifc_links_find(const struct netifc_links *t, int32_t index,
+					    size_t *hint)
 {
 	size_t i, k;
 
@@ -93,11 +93,14 @@ int netifc_hwaddr_set(struct netifc_link *l, const void *hw, size_t len)
 	if (len > NETIFC_HWADDR_MAX)
 		return -1;
 	switch (l->type) {
-	case ARPHRD_TUNNEL: case ARPHRD_SIT: case ARPHRD_IPGRE:
+	case ARPHRD_TUNNEL:
+	case ARPHRD_SIT:
+	case ARPHRD_IPGRE:
 		if (len == 4)
 			return 0;
 		break;
-	case ARPHRD_TUNNEL6: case ARPHRD_IP6GRE:
+	case ARPHRD_TUNNEL6:
+	case ARPHRD_IP6GRE:
 		if (len == 16)
 			return 0;
 		break;
@@ -123,8 +126,8 @@ int netifc_brd_set(struct netifc_link *l, const void *hw, size_t len)
 	return 0;
 }
 
-const struct netifc_link *netifc_links_find_name(const struct netifc_links *t,
-						 const char *name, size_t *hint)
+const struct netifc_link *netifc_links_find_name(const struct netifc_links *t, const char *name,
+						 size_t *hint)
 {
 	size_t i, k;
 

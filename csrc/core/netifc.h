@@ -13,52 +13,52 @@
 #include <stdint.h>
 
 #ifdef _WIN32
-#define NETIFC_NAMESIZ 256      /* a FriendlyName in UTF-8, cut at a character (windows/iphlpapi.c) */
+#define NETIFC_NAMESIZ 256 /* a FriendlyName in UTF-8, cut at a character (windows/iphlpapi.c) */
 #else
-#define NETIFC_NAMESIZ 16       /* IFNAMSIZ: 15 bytes and a NUL */
+#define NETIFC_NAMESIZ 16 /* IFNAMSIZ: 15 bytes and a NUL */
 #endif
-#define NETIFC_HWADDR_MAX 32    /* MAX_ADDR_LEN */
+#define NETIFC_HWADDR_MAX 32 /* MAX_ADDR_LEN */
 #define NETIFC_FOREVER 0xffffffffu
-#define NETIFC_TRIES 8          /* attempts at a request before EBUSY */
+#define NETIFC_TRIES 8 /* attempts at a request before EBUSY */
 
 struct netifc_link {
 	int32_t index;
 	uint32_t mtu;
-	uint32_t flags;         /* IFF_* as the kernel reports them */
-	uint16_t type;          /* ARPHRD_* */
-	uint8_t operstate;      /* IF_OPER_* (RFC 2863) */
-	uint8_t hwaddr_len;     /* 0 when none (or all zero) */
-	uint8_t brd_len;        /* 0 when none */
+	uint32_t flags; /* IFF_* as the kernel reports them */
+	uint16_t type; /* ARPHRD_* */
+	uint8_t operstate; /* IF_OPER_* (RFC 2863) */
+	uint8_t hwaddr_len; /* 0 when none (or all zero) */
+	uint8_t brd_len; /* 0 when none */
 	uint8_t hwaddr[NETIFC_HWADDR_MAX];
-	uint8_t brd[NETIFC_HWADDR_MAX];        /* the link-layer broadcast address */
-	uint32_t alt_off;       /* altnames: alt_len bytes of NUL-ended names */
-	uint32_t alt_len;       /*   at alt_off in the table's pool */
+	uint8_t brd[NETIFC_HWADDR_MAX]; /* the link-layer broadcast address */
+	uint32_t alt_off; /* altnames: alt_len bytes of NUL-ended names */
+	uint32_t alt_len; /*   at alt_off in the table's pool */
 	char name[NETIFC_NAMESIZ];
 };
 
 struct netifc_addr {
 	int32_t index;
-	uint32_t flags;         /* IFA_F_* */
-	uint32_t preferred;     /* seconds, or NETIFC_FOREVER */
+	uint32_t flags; /* IFA_F_* */
+	uint32_t preferred; /* seconds, or NETIFC_FOREVER */
 	uint32_t valid;
-	uint8_t family;         /* AF_INET or AF_INET6 */
+	uint8_t family; /* AF_INET or AF_INET6 */
 	uint8_t prefixlen;
-	uint8_t scope;          /* RT_SCOPE_* */
+	uint8_t scope; /* RT_SCOPE_* */
 	uint8_t has_peer;
 	uint8_t has_broadcast;
-	uint8_t has_lifetimes;  /* 0: the backend does not know them */
+	uint8_t has_lifetimes; /* 0: the backend does not know them */
 	uint8_t local[16];
 	uint8_t peer[16];
 	uint8_t broadcast[16];
-	char zone[NETIFC_NAMESIZ];      /* "" or the link's name */
+	char zone[NETIFC_NAMESIZ]; /* "" or the link's name */
 };
 
 struct netifc_links {
-	struct netifc_link *v;  /* NETIFC_LINKS_ON(buf): starts in the caller's buf */
+	struct netifc_link *v; /* NETIFC_LINKS_ON(buf): starts in the caller's buf */
 	size_t n, cap;
-	char *pool;             /* the links' altnames */
+	char *pool; /* the links' altnames */
 	size_t pool_n, pool_cap;
-	int borrowed;           /* v is the caller's, not to be freed */
+	int borrowed; /* v is the caller's, not to be freed */
 };
 
 /* A table whose first record is *one (a lookup needs no allocation). */
@@ -77,11 +77,11 @@ struct netifc_addrs {
 #define NETIFC_NCOUNTERS 25
 #define NETIFC_COUNTER_NAMES \
 	"rx_packets", "tx_packets", "rx_bytes", "tx_bytes", "rx_errors", "tx_errors", \
-	"rx_dropped", "tx_dropped", "multicast", "collisions", "rx_length_errors", \
-	"rx_over_errors", "rx_crc_errors", "rx_frame_errors", "rx_fifo_errors", \
-	"rx_missed_errors", "tx_aborted_errors", "tx_carrier_errors", "tx_fifo_errors", \
-	"tx_heartbeat_errors", "tx_window_errors", "rx_compressed", "tx_compressed", \
-	"rx_nohandler", "rx_otherhost_dropped"
+		"rx_dropped", "tx_dropped", "multicast", "collisions", "rx_length_errors", \
+		"rx_over_errors", "rx_crc_errors", "rx_frame_errors", "rx_fifo_errors", \
+		"rx_missed_errors", "tx_aborted_errors", "tx_carrier_errors", "tx_fifo_errors", \
+		"tx_heartbeat_errors", "tx_window_errors", "rx_compressed", "tx_compressed", \
+		"rx_nohandler", "rx_otherhost_dropped"
 
 struct netifc_counters {
 	int32_t index;
@@ -98,13 +98,13 @@ struct netifc_counters_table {
 enum netifc_kind { NETIFC_UNICAST, NETIFC_MULTICAST };
 
 /* Options of one call: paths a backend can be made to take (tests use them). */
-#define NETIFC_NO_STRICT_CHK 1u         /* filter one link's addresses in C */
-#define NETIFC_NO_NL_MCAST4 2u          /* IPv4 groups from /proc/net/igmp */
-#define NETIFC_NO_NL_MCAST 4u           /* all groups from /proc/net/igmp{,6} */
-#define NETIFC_NO_ETHTOOL_NL 8u         /* link settings by the SIOCETHTOOL ioctl */
-#define NETIFC_NO_WATCH_MCAST 16u       /* live tables: as on a kernel that tells of no groups */
+#define NETIFC_NO_STRICT_CHK 1u /* filter one link's addresses in C */
+#define NETIFC_NO_NL_MCAST4 2u /* IPv4 groups from /proc/net/igmp */
+#define NETIFC_NO_NL_MCAST 4u /* all groups from /proc/net/igmp{,6} */
+#define NETIFC_NO_ETHTOOL_NL 8u /* link settings by the SIOCETHTOOL ioctl */
+#define NETIFC_NO_WATCH_MCAST 16u /* live tables: as on a kernel that tells of no groups */
 
-struct netifc_ns;       /* another network namespace (netns.h, Linux) */
+struct netifc_ns; /* another network namespace (netns.h, Linux) */
 
 /*
  * One call: its options and its network namespace in (ns NULL: the calling
@@ -115,9 +115,9 @@ struct netifc_call {
 	unsigned opts;
 	struct netifc_ns *ns;
 	const char *step;
-	unsigned interrupted;   /* the kernel flagged the dump interrupted */
-	unsigned outgrown;      /* a reply did not fit the buffer */
-	unsigned overflowed;    /* the socket's queue overflowed (ENOBUFS) */
+	unsigned interrupted; /* the kernel flagged the dump interrupted */
+	unsigned outgrown; /* a reply did not fit the buffer */
+	unsigned overflowed; /* the socket's queue overflowed (ENOBUFS) */
 	unsigned long winerror; /* Windows: the system error code behind the errno, else 0 */
 };
 
@@ -135,8 +135,8 @@ struct netifc_backend {
 	int (*links)(struct netifc_call *c, struct netifc_links *out);
 	int (*link)(struct netifc_call *c, int32_t index, const char *name,
 		    struct netifc_links *out);
-	int (*addrs)(struct netifc_call *c, enum netifc_kind kind, int32_t index,
-		     const char *name, struct netifc_links *links, struct netifc_addrs *out);
+	int (*addrs)(struct netifc_call *c, enum netifc_kind kind, int32_t index, const char *name,
+		     struct netifc_links *links, struct netifc_addrs *out);
 	int (*counters)(struct netifc_call *c, int32_t index, struct netifc_counters_table *out);
 };
 
@@ -153,8 +153,8 @@ const char *netifc_backend_name(size_t i);
 void *netifc_vec_push(void **v, size_t *n, size_t *cap, size_t size);
 struct netifc_link *netifc_links_push(struct netifc_links *t);
 struct netifc_addr *netifc_addrs_push(struct netifc_addrs *t);
-int netifc_links_add_altname(struct netifc_links *t, struct netifc_link *l,
-			     const char *name, size_t len);
+int netifc_links_add_altname(struct netifc_links *t, struct netifc_link *l, const char *name,
+			     size_t len);
 void netifc_links_truncate(struct netifc_links *t, size_t n);
 void netifc_links_free(struct netifc_links *t);
 void netifc_addrs_free(struct netifc_addrs *t);
@@ -168,10 +168,10 @@ size_t netifc_family_len(int family);
 int netifc_ip6_needs_zone(const uint8_t addr[16]);
 int netifc_addr_needs_zone(const struct netifc_addr *a);
 void netifc_addr_finish(struct netifc_addr *a, const char *zone_name);
-const struct netifc_link *netifc_links_find(const struct netifc_links *t,
-					    int32_t index, size_t *hint);
-const struct netifc_link *netifc_links_find_name(const struct netifc_links *t,
-						 const char *name, size_t *hint);
+const struct netifc_link *netifc_links_find(const struct netifc_links *t, int32_t index,
+					    size_t *hint);
+const struct netifc_link *netifc_links_find_name(const struct netifc_links *t, const char *name,
+						 size_t *hint);
 int netifc_hwaddr_set(struct netifc_link *l, const void *hw, size_t len);
 int netifc_brd_set(struct netifc_link *l, const void *hw, size_t len);
 

@@ -53,8 +53,9 @@ static int unborrow(struct netifc_links *t)
 
 struct netifc_link *netifc_links_push(struct netifc_links *t)
 {
-	struct netifc_link *l = unborrow(t) < 0 ? NULL
-			      : netifc_vec_push((void **)&t->v, &t->n, &t->cap, sizeof *t->v);
+	struct netifc_link *l =
+		unborrow(t) < 0 ? NULL
+				: netifc_vec_push((void **)&t->v, &t->n, &t->cap, sizeof *t->v);
 
 	if (!l)
 		return NULL;
@@ -68,8 +69,8 @@ struct netifc_addr *netifc_addrs_push(struct netifc_addrs *t)
 }
 
 /* Appends a name (len bytes, no NUL) to l, the table's last link. */
-int netifc_links_add_altname(struct netifc_links *t, struct netifc_link *l,
-			     const char *name, size_t len)
+int netifc_links_add_altname(struct netifc_links *t, struct netifc_link *l, const char *name,
+			     size_t len)
 {
 	char *p;
 

@@ -22,7 +22,10 @@
 
 static int discard(uint16_t type, const uint8_t *p, size_t len, void *ctx)
 {
-	(void)type; (void)p; (void)len; (void)ctx;
+	(void)type;
+	(void)p;
+	(void)len;
+	(void)ctx;
 	return 0;
 }
 

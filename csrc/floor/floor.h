@@ -6,10 +6,17 @@
 #include <stdint.h>
 
 enum floor_op {
-	FLOOR_LINKS, FLOOR_LINK_INDEX, FLOOR_LINK_NAME, FLOOR_ADDRS,
-	FLOOR_LINK_ADDRS, FLOOR_LINK_GROUPS, FLOOR_SNAPSHOT,
-	FLOOR_ROUTES, FLOOR_ROUTE_GET,  /* the main table's routes; the route to 127.0.0.1 */
-	FLOOR_COUNTERS, FLOOR_LINK_COUNTERS,    /* every link's counters; one link's */
+	FLOOR_LINKS,
+	FLOOR_LINK_INDEX,
+	FLOOR_LINK_NAME,
+	FLOOR_ADDRS,
+	FLOOR_LINK_ADDRS,
+	FLOOR_LINK_GROUPS,
+	FLOOR_SNAPSHOT,
+	FLOOR_ROUTES,
+	FLOOR_ROUTE_GET,  /* the main table's routes; the route to 127.0.0.1 */
+	FLOOR_COUNTERS,
+	FLOOR_LINK_COUNTERS,    /* every link's counters; one link's */
 };
 
 /* Where the requests go: a socket opened for each round, or one kept for all. */
@@ -20,9 +27,9 @@ struct netifc_floor {
 	enum floor_socket socket;
 	int32_t index;          /* the link of the single-link requests */
 	const char *name;
-	const int32_t *zones;   /* FLOOR_ADDRS, FLOOR_ROUTE*: the links whose names are asked for */
+	const int32_t *zones; /* FLOOR_ADDRS, FLOOR_ROUTE*: the links whose names are asked for */
 	size_t n_zones;
-	int nscheck;            /* each round also checks the thread's namespace, as netifc does */
+	int nscheck; /* each round also checks the thread's namespace, as netifc does */
 };
 
 /*

@@ -49,7 +49,8 @@ static int parse_op(PyObject *obj, enum floor_op *op)
 	PyErr_Format(PyExc_ValueError,
 		     "unknown floor op %R: links, link_index, link_name, addrs, "
 		     "link_addrs, link_groups, snapshot, routes, route_get, counters "
-		     "or link_counters", obj);
+		     "or link_counters",
+		     obj);
 	return -1;
 }
 
@@ -111,8 +112,8 @@ static PyObject *run(enum floor_socket sock, PyObject *args, PyObject *kw)
 	int index = 0, nscheck = 0, r;
 
 	if (!PyArg_ParseTupleAndKeywords(args, kw,
-					 sock == FLOOR_KEPT ? "Ul|iOO$p:kept" : "Ul|iOO$p:fresh", kwlist,
-					 &op, &n, &index, &name, &zones, &nscheck))
+					 sock == FLOOR_KEPT ? "Ul|iOO$p:kept" : "Ul|iOO$p:fresh",
+					 kwlist, &op, &n, &index, &name, &zones, &nscheck))
 		return NULL;
 	if (parse_op(op, &f.op) < 0)
 		return NULL;
@@ -125,7 +126,8 @@ static PyObject *run(enum floor_socket sock, PyObject *args, PyObject *kw)
 
 		if (!PyUnicode_Check(name))
 			return netifc_type_error(PyExc_TypeError,
-						 "name must be a str or None, not %U", Py_TYPE(name));
+						 "name must be a str or None, not %U",
+						 Py_TYPE(name));
 		if (!(f.name = PyUnicode_AsUTF8AndSize(name, &len)))
 			return NULL;
 		if (len == 0 || strlen(f.name) != (size_t)len)
@@ -174,15 +176,15 @@ static PyObject *m_kept(PyObject *m, PyObject *args, PyObject *kw)
 	"kernel refuses a request."
 
 static PyMethodDef floor_methods[] = {
-	{"fresh", (PyCFunction)(void (*)(void))m_fresh, METH_VARARGS | METH_KEYWORDS,
-	 "fresh($module, /, op, n, index=0, name=None, zones=(), *, nscheck=False)\n--\n\n"
-	 "Mean ns of one round of op's requests, n rounds, each on a socket\n"
-	 "opened for it.\n\n" ARGS_DOC},
-	{"kept", (PyCFunction)(void (*)(void))m_kept, METH_VARARGS | METH_KEYWORDS,
-	 "kept($module, /, op, n, index=0, name=None, zones=(), *, nscheck=False)\n--\n\n"
-	 "Mean ns of one round of op's requests, n rounds, all on one socket\n"
-	 "with NETLINK_GET_STRICT_CHK on, opened before the clock starts.\n\n" ARGS_DOC},
-	{NULL, NULL, 0, NULL},
+	{ "fresh", (PyCFunction)(void (*)(void))m_fresh, METH_VARARGS | METH_KEYWORDS,
+	  "fresh($module, /, op, n, index=0, name=None, zones=(), *, nscheck=False)\n--\n\n"
+	  "Mean ns of one round of op's requests, n rounds, each on a socket\n"
+	  "opened for it.\n\n" ARGS_DOC },
+	{ "kept", (PyCFunction)(void (*)(void))m_kept, METH_VARARGS | METH_KEYWORDS,
+	  "kept($module, /, op, n, index=0, name=None, zones=(), *, nscheck=False)\n--\n\n"
+	  "Mean ns of one round of op's requests, n rounds, all on one socket\n"
+	  "with NETLINK_GET_STRICT_CHK on, opened before the clock starts.\n\n" ARGS_DOC },
+	{ NULL, NULL, 0, NULL },
 };
 
 static PyModuleDef_Slot floor_slots[] = {
@@ -190,15 +192,21 @@ static PyModuleDef_Slot floor_slots[] = {
  * number whatever the Limited API, its values only from the version that
  * added them (3.12). */
 #if defined(Py_mod_multiple_interpreters) && defined(Py_MOD_PER_INTERPRETER_GIL_SUPPORTED)
-	{Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
+	{ Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED },
 #endif
-	{0, NULL},
+	{ 0, NULL },
 };
 
 static struct PyModuleDef floor_def = {
-	PyModuleDef_HEAD_INIT, "netifc._floor",
+	PyModuleDef_HEAD_INIT,
+	"netifc._floor",
 	"The kernel floor of netifc's benchmarks: the same requests, nothing built.",
-	0, floor_methods, floor_slots, NULL, NULL, NULL,
+	0,
+	floor_methods,
+	floor_slots,
+	NULL,
+	NULL,
+	NULL,
 };
 
 PyMODINIT_FUNC PyInit__floor(void)

@@ -26,7 +26,8 @@ static int replay_file(const char *path)
 	f = fopen(path, "rb");
 	if (!f || fseek(f, 0, SEEK_END) < 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) < 0)
 		goto out;
-	if (!(buf = malloc(size ? (size_t)size : 1)) || fread(buf, 1, (size_t)size, f) != (size_t)size)
+	if (!(buf = malloc(size ? (size_t)size : 1)) ||
+	    fread(buf, 1, (size_t)size, f) != (size_t)size)
 		goto out;
 	LLVMFuzzerTestOneInput(buf, (size_t)size);
 	r = 0;

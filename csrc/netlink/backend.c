@@ -65,8 +65,8 @@ static int dump_links(struct nl_sock *s, struct netifc_call *call, struct netifc
  * request.  The kernel also finds a link by one of its altnames; a lookup
  * by name matches the primary name only.
  */
-static int get_link(struct nl_sock *s, struct netifc_call *call, int32_t index,
-		    const char *name, struct netifc_links *out)
+static int get_link(struct nl_sock *s, struct netifc_call *call, int32_t index, const char *name,
+		    struct netifc_links *out)
 {
 	struct collect c = { .links = out };
 	struct nl_link_req q;
@@ -84,13 +84,13 @@ static int get_link(struct nl_sock *s, struct netifc_call *call, int32_t index,
 	return -ENODEV;
 }
 
-static int dump_addrs_nl(struct nl_sock *s, struct netifc_call *call, uint16_t type,
-			 int family, int32_t index, struct collect *c)
+static int dump_addrs_nl(struct nl_sock *s, struct netifc_call *call, uint16_t type, int family,
+			 int32_t index, struct collect *c)
 {
 	struct nl_addr_req q;
 
-	call->step = type == RTM_GETADDR ? "netlink RTM_GETADDR dump"
-					 : "netlink RTM_GETMULTICAST dump";
+	call->step =
+		type == RTM_GETADDR ? "netlink RTM_GETADDR dump" : "netlink RTM_GETMULTICAST dump";
 	netifc_addr_request(&q, type, family, s->strict ? index : 0);
 	c->only = index;        /* also filtered here: without strict checking it is needed */
 	return nl_talk(s, &q.h, on_addr, c);
@@ -101,8 +101,8 @@ static int dump_addrs_nl(struct nl_sock *s, struct netifc_call *call, uint16_t t
  * AF_INET request with EOPNOTSUPP: /proc/net/igmp has them there (and the
  * socket remembers).  There is no AF_UNSPEC dump of groups.
  */
-static int dump_groups(struct nl_sock *s, struct netifc_call *call, int family,
-		       int32_t index, struct netifc_addrs *out)
+static int dump_groups(struct nl_sock *s, struct netifc_call *call, int family, int32_t index,
+		       struct netifc_addrs *out)
 {
 	struct collect c = { .addrs = out, .family = family };
 	int use_proc = (call->opts & NETIFC_NO_NL_MCAST) ||
@@ -151,8 +151,8 @@ int nl_name_of(struct nl_sock *s, struct netifc_call *call, int32_t index, char 
  * that came after that dump is asked for alone; an address whose link has
  * gone since is dropped, so every address kept names a link of the table.
  */
-static int zones_from_links(struct nl_sock *s, struct netifc_call *call,
-			    struct netifc_links *links, struct netifc_addrs *t)
+static int zones_from_links(struct nl_sock *s, struct netifc_call *call, struct netifc_links *links,
+			    struct netifc_addrs *t)
 {
 	const struct netifc_link *l;
 	size_t i, kept = 0, hint = 0;
@@ -298,7 +298,8 @@ static int run(struct netifc_call *call, struct job *j)
 	j->links_start = j->links ? j->links->n : 0;
 	j->addrs_start = j->addrs ? j->addrs->n : 0;
 	for (tries = 0; tries < NETIFC_TRIES; tries++) {
-		if ((r = nl_get(call->ns, &own, !(call->opts & NETIFC_NO_STRICT_CHK), want, &s)) < 0) {
+		if ((r = nl_get(call->ns, &own, !(call->opts & NETIFC_NO_STRICT_CHK), want, &s)) <
+		    0) {
 			call->step = "netlink socket";
 			break;
 		}
@@ -339,8 +340,12 @@ static int linux_link(struct netifc_call *call, int32_t index, const char *name,
 static int linux_addrs(struct netifc_call *call, enum netifc_kind kind, int32_t index,
 		       const char *name, struct netifc_links *links, struct netifc_addrs *out)
 {
-	struct job j = { .what = JOB_ADDRS, .kind = kind, .index = index, .name = name,
-			 .links = index ? NULL : links, .addrs = out };
+	struct job j = { .what = JOB_ADDRS,
+			 .kind = kind,
+			 .index = index,
+			 .name = name,
+			 .links = index ? NULL : links,
+			 .addrs = out };
 	int r;
 
 	j.scratch = (struct netifc_links)NETIFC_LINKS_ON(&j.one);

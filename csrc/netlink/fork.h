@@ -17,8 +17,13 @@
 #include <pthread.h>
 
 /* NL_FORK_OTHER: locks held for a few loads and stores, which wait for no other. */
-enum nl_fork_list { NL_FORK_WATCHES, NL_FORK_NAMESPACES, NL_FORK_THREADS, NL_FORK_OTHER,
-		    NL_FORK_LISTS };
+enum nl_fork_list {
+	NL_FORK_WATCHES,
+	NL_FORK_NAMESPACES,
+	NL_FORK_THREADS,
+	NL_FORK_OTHER,
+	NL_FORK_LISTS
+};
 
 struct nl_fork_entry {
 	pthread_mutex_t *lock;  /* held by the entry's calls; NULL: its list's lock covers it */

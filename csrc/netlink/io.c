@@ -52,7 +52,7 @@ static int open_proto(struct nl_sock *s, int proto, int want_strict, size_t want
 	s->portid = sa.nl_pid;
 	s->want = want > NL_BUFSIZE ? want : NL_BUFSIZE;
 	s->strict = want_strict &&
-		setsockopt(s->fd, SOL_NETLINK, NETLINK_GET_STRICT_CHK, &one, sizeof one) == 0;
+		    setsockopt(s->fd, SOL_NETLINK, NETLINK_GET_STRICT_CHK, &one, sizeof one) == 0;
 	return 0;
 }
 
@@ -111,8 +111,9 @@ static ssize_t nl_recv(struct nl_sock *s, uint32_t *sender)
 {
 	struct sockaddr_nl sa;
 	struct iovec iov = { .iov_base = s->buf, .iov_len = s->size };
-	struct msghdr msg = { .msg_name = &sa, .msg_namelen = sizeof sa,
-			      .msg_iov = &iov, .msg_iovlen = 1 };
+	struct msghdr msg = {
+		.msg_name = &sa, .msg_namelen = sizeof sa, .msg_iov = &iov, .msg_iovlen = 1
+	};
 	ssize_t n;
 
 	*sender = UINT32_MAX;   /* none known until a datagram is read */

@@ -200,8 +200,7 @@ static int read_groups(void *p)
 }
 
 /* Between netifc_ns_get and netifc_ns_put: ns->lock is held, so ns->fd stays open. */
-int netifc_ns_proc_groups(struct netifc_ns *ns, int family, int32_t index,
-			  struct netifc_addrs *out)
+int netifc_ns_proc_groups(struct netifc_ns *ns, int family, int32_t index, struct netifc_addrs *out)
 {
 	struct groups_args a = { family, index, out };
 
@@ -255,7 +254,7 @@ void netifc_ns_close(struct netifc_ns *ns)
 		nl_close(&ns->s);
 	if (ns->fd >= 0)
 		close(ns->fd);
-	__atomic_store_n(&ns->fd, -1, __ATOMIC_RELEASE);      /* netifc_ns_closed reads it unlocked */
+	__atomic_store_n(&ns->fd, -1, __ATOMIC_RELEASE); /* netifc_ns_closed reads it unlocked */
 	pthread_mutex_unlock(&ns->lock);
 	nl_fork_unlock(NL_FORK_NAMESPACES);
 }

@@ -18,7 +18,7 @@
 #include "netlink/io.h"
 
 struct netifc_ns {
-	int fd;                 /* the namespace (nsfs), -1 once closed; used under lock */
+	int fd;   /* the namespace (nsfs), -1 once closed; used under lock */
 	struct nl_sock s;       /* its kept socket, fd -1 until made */
 	pthread_mutex_t lock;   /* held from nl_get to nl_put: one call at a time */
 	struct nl_fork_entry fork;      /* on the fork registry's list of namespaces */
@@ -65,7 +65,6 @@ void netifc_ns_put(struct netifc_ns *ns, struct nl_sock *s, struct nl_sock *own)
 int netifc_ns_open_generic(struct netifc_ns *ns, struct nl_sock *s);
 
 /* The calling thread's /proc/net/igmp{,6} groups, read in the namespace (procfs/igmp_parse.h). */
-int netifc_ns_proc_groups(struct netifc_ns *ns, int family, int32_t index,
-			  struct netifc_addrs *out);
+int netifc_ns_proc_groups(struct netifc_ns *ns, int family, int32_t index, struct netifc_addrs *out);
 
 #endif

@@ -76,7 +76,7 @@ static int control(struct nl_walk *w, const struct nlmsghdr *h, const uint8_t *p
 		return NL_DONE;
 	case NLMSG_OVERRUN:
 		return -EPROTO;
-	default:                                /* NLMSG_NOOP and reserved types */
+	default:    /* NLMSG_NOOP and reserved types */
 		return NL_MORE;
 	}
 }
@@ -267,7 +267,10 @@ struct addr_attrs {
 static int addr_attr(struct addr_attrs *t, const struct nl_attr *a, size_t alen)
 {
 	switch (a->type) {
-	case IFA_ADDRESS: case IFA_LOCAL: case IFA_BROADCAST: case IFA_MULTICAST:
+	case IFA_ADDRESS:
+	case IFA_LOCAL:
+	case IFA_BROADCAST:
+	case IFA_MULTICAST:
 		if (a->len != alen)
 			return -EPROTO;
 		if (a->type == IFA_ADDRESS)
@@ -383,13 +386,20 @@ static struct nl_event *event_push(struct nl_events *ev, uint8_t kind, size_t at
 static int kind_of(uint16_t type)
 {
 	switch (type) {
-	case RTM_NEWLINK: return NL_EV_LINK_NEW;
-	case RTM_DELLINK: return NL_EV_LINK_DEL;
-	case RTM_NEWADDR: return NL_EV_ADDR_NEW;
-	case RTM_DELADDR: return NL_EV_ADDR_DEL;
-	case RTM_NEWMULTICAST: return NL_EV_GROUP_NEW;
-	case RTM_DELMULTICAST: return NL_EV_GROUP_DEL;
-	default: return -1;
+	case RTM_NEWLINK:
+		return NL_EV_LINK_NEW;
+	case RTM_DELLINK:
+		return NL_EV_LINK_DEL;
+	case RTM_NEWADDR:
+		return NL_EV_ADDR_NEW;
+	case RTM_DELADDR:
+		return NL_EV_ADDR_DEL;
+	case RTM_NEWMULTICAST:
+		return NL_EV_GROUP_NEW;
+	case RTM_DELMULTICAST:
+		return NL_EV_GROUP_DEL;
+	default:
+		return -1;
 	}
 }
 

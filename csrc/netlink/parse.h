@@ -59,9 +59,12 @@ int nl_parse_addr(uint16_t type, const uint8_t *p, size_t len, struct netifc_add
  * address or group whose zone is left for the caller to name: zone "").
  */
 enum nl_event_kind {
-	NL_EV_LINK_NEW, NL_EV_LINK_DEL,
-	NL_EV_ADDR_NEW, NL_EV_ADDR_DEL,
-	NL_EV_GROUP_NEW, NL_EV_GROUP_DEL,
+	NL_EV_LINK_NEW,
+	NL_EV_LINK_DEL,
+	NL_EV_ADDR_NEW,
+	NL_EV_ADDR_DEL,
+	NL_EV_GROUP_NEW,
+	NL_EV_GROUP_DEL,
 };
 
 struct nl_event {

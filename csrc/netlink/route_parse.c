@@ -21,7 +21,6 @@
 #define RTA_PREF 20
 #endif
 
-
 /* An address of the route's family: exactly its length. */
 static int addr_of(const struct nl_attr *a, size_t alen, uint8_t *out)
 {
@@ -86,7 +85,8 @@ static int multipath(struct netifc_routes *t, struct netifc_route *rt, const str
 	rt->nh_off = (uint32_t)t->nh_n;
 	while (rem >= (long)sizeof nh) {
 		memcpy(&nh, p, sizeof nh);
-		if (nh.rtnh_len < sizeof nh || nh.rtnh_len > (unsigned long)rem || nh.rtnh_ifindex < 0)
+		if (nh.rtnh_len < sizeof nh || nh.rtnh_len > (unsigned long)rem ||
+		    nh.rtnh_ifindex < 0)
 			return -EPROTO;
 		if (!(h = nh_push(t)))
 			return -ENOMEM;

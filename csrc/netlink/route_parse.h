@@ -20,31 +20,31 @@ struct netifc_nexthop {
 	int32_t index;          /* rtnh_ifindex, 0: none */
 	uint16_t weight;        /* rtnh_hops + 1 */
 	uint8_t flags;          /* RTNH_F_* */
-	uint8_t gw_family;      /* 0: no gateway; else the gateway's family (RTA_VIA may differ) */
+	uint8_t gw_family; /* 0: no gateway; else the gateway's family (RTA_VIA may differ) */
 	uint8_t gateway[16];
-	char name[NETIFC_NAMESIZ];      /* index's name, "" when none or gone */
+	char name[NETIFC_NAMESIZ]; /* index's name, "" when none or gone */
 };
 
 struct netifc_route {
-	uint32_t table;         /* RTA_TABLE, else rtm_table */
-	uint32_t metric;        /* RTA_PRIORITY, 0 when none */
-	uint32_t flags;         /* rtm_flags: RTNH_F_* and RTM_F_* */
-	int32_t index;          /* RTA_OIF, 0: none */
-	uint8_t family;         /* AF_INET or AF_INET6 */
-	uint8_t prefixlen;      /* rtm_dst_len */
-	uint8_t protocol;       /* RTPROT_* */
-	uint8_t scope;          /* RT_SCOPE_* */
-	uint8_t type;           /* RTN_* */
-	uint8_t gw_family;      /* 0: no gateway; else its family (RTA_VIA may differ) */
+	uint32_t table; /* RTA_TABLE, else rtm_table */
+	uint32_t metric; /* RTA_PRIORITY, 0 when none */
+	uint32_t flags; /* rtm_flags: RTNH_F_* and RTM_F_* */
+	int32_t index; /* RTA_OIF, 0: none */
+	uint8_t family; /* AF_INET or AF_INET6 */
+	uint8_t prefixlen; /* rtm_dst_len */
+	uint8_t protocol; /* RTPROT_* */
+	uint8_t scope; /* RT_SCOPE_* */
+	uint8_t type; /* RTN_* */
+	uint8_t gw_family; /* 0: no gateway; else its family (RTA_VIA may differ) */
 	uint8_t has_prefsrc;
 	uint8_t has_metric;
 	uint8_t has_pref;
-	uint8_t pref;           /* RTA_PREF (IPv6 router preference) */
-	uint8_t dst[16];        /* zero past the prefix when RTA_DST is absent */
+	uint8_t pref; /* RTA_PREF (IPv6 router preference) */
+	uint8_t dst[16]; /* zero past the prefix when RTA_DST is absent */
 	uint8_t gateway[16];
 	uint8_t prefsrc[16];
-	uint32_t nh_off, nh_n;  /* the next hops: nh_n records at nh_off in the table */
-	char name[NETIFC_NAMESIZ];      /* index's name, "" when none or gone */
+	uint32_t nh_off, nh_n; /* the next hops: nh_n records at nh_off in the table */
+	char name[NETIFC_NAMESIZ]; /* index's name, "" when none or gone */
 };
 
 struct netifc_routes {

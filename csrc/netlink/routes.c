@@ -35,9 +35,9 @@ static int on_route(uint16_t type, const uint8_t *p, size_t len, void *ctx)
 	if (r <= 0)
 		return r;
 	rt = &j->out->v[j->out->n - 1];
-	if (j->dump && ((j->family && rt->family != j->family) ||
-			(j->table != NETIFC_TABLE_ALL && rt->table != j->table) ||
-			(rt->flags & RTM_F_CLONED)))
+	if (j->dump &&
+	    ((j->family && rt->family != j->family) ||
+	     (j->table != NETIFC_TABLE_ALL && rt->table != j->table) || (rt->flags & RTM_F_CLONED)))
 		netifc_routes_truncate(j->out, j->out->n - 1);
 	return 0;
 }
@@ -140,8 +140,9 @@ static int ask_routes(struct nl_sock *s, struct netifc_call *call, void *ctx)
 
 int netifc_routes_dump(struct netifc_call *c, int family, uint32_t table, struct netifc_routes *out)
 {
-	struct route_job j = { .out = out, .start = out->n, .family = family, .table = table,
-			       .dump = 1 };
+	struct route_job j = {
+		.out = out, .start = out->n, .family = family, .table = table, .dump = 1
+	};
 
 	return netifc_nl_run(c, ask_routes, &j);
 }
@@ -149,8 +150,9 @@ int netifc_routes_dump(struct netifc_call *c, int family, uint32_t table, struct
 int netifc_route_get(struct netifc_call *c, int family, const uint8_t *dst, int32_t index,
 		     struct netifc_routes *out)
 {
-	struct route_job j = { .out = out, .start = out->n, .family = family, .dst = dst,
-			       .index = index };
+	struct route_job j = {
+		.out = out, .start = out->n, .family = family, .dst = dst, .index = index
+	};
 
 	if (family != AF_INET && family != AF_INET6)
 		return -EAFNOSUPPORT;

@@ -38,7 +38,7 @@ struct cached {
 static pthread_key_t key;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int have_key;
-static int key_err;             /* why there is none: pthread_key_create's or pthread_atfork's errno */
+static int key_err; /* why there is none: pthread_key_create's or pthread_atfork's errno */
 
 static void forget(struct cached *c)
 {
@@ -90,8 +90,7 @@ static void thread_in_child(struct nl_fork_entry *e)
 
 static void init(void)
 {
-	if ((key_err = pthread_key_create(&key, destroy)) == 0 &&
-	    (key_err = nl_fork_ready()) != 0)
+	if ((key_err = pthread_key_create(&key, destroy)) == 0 && (key_err = nl_fork_ready()) != 0)
 		pthread_key_delete(key);
 	have_key = !key_err;
 }
@@ -144,8 +143,7 @@ static int thread_record(struct cached **out)
 	return 0;
 }
 
-int nl_get(struct netifc_ns *ns, struct nl_sock *own, int strict, size_t want,
-	   struct nl_sock **out)
+int nl_get(struct netifc_ns *ns, struct nl_sock *own, int strict, size_t want, struct nl_sock **out)
 {
 	struct cached *c;
 	char id[sizeof c->ns];

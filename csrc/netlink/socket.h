@@ -17,8 +17,7 @@ struct netifc_ns;
  * network namespace of struct netifc_call, NULL for the calling thread's;
  * another namespace's socket serves one call at a time (netns.h).
  */
-int nl_get(struct netifc_ns *ns, struct nl_sock *own, int strict, size_t want,
-	   struct nl_sock **out);
+int nl_get(struct netifc_ns *ns, struct nl_sock *own, int strict, size_t want, struct nl_sock **out);
 void nl_put(struct netifc_ns *ns, struct nl_sock *s, struct nl_sock *own);
 
 /*

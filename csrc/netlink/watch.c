@@ -33,9 +33,9 @@
 #define RTNLGRP_IPV4_MCADDR_ 37
 #define RTNLGRP_IPV6_MCADDR_ 38
 
-#define WATCH_BUFSIZE 32768     /* on the stack; one notification is one message, most far smaller */
-#define WATCH_RCVBUF (1 << 20)  /* asked for; the kernel caps it at net.core.rmem_max */
-#define WATCH_MAX_READS 65536   /* datagrams per read: a flood cannot keep it forever */
+#define WATCH_BUFSIZE 32768 /* on the stack; one notification is one message, most far smaller */
+#define WATCH_RCVBUF (1 << 20) /* asked for; the kernel caps it at net.core.rmem_max */
+#define WATCH_MAX_READS 65536 /* datagrams per read: a flood cannot keep it forever */
 
 /* In a forked child: the socket is the parent's. */
 static void watch_in_child(struct nl_fork_entry *e)
@@ -78,7 +78,7 @@ static int open_socket(struct nl_watch *w, struct netifc_ns *ns, unsigned groups
 		w->groups |= NL_WATCH_MCAST4;
 	if ((groups & NL_WATCH_MCAST6) && join(w->fd, RTNLGRP_IPV6_MCADDR_) == 0)
 		w->groups |= NL_WATCH_MCAST6;
-	setsockopt(w->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);     /* best effort */
+	setsockopt(w->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf); /* best effort */
 	return 0;
 }
 
@@ -92,7 +92,7 @@ int nl_watch_open(struct nl_watch *w, struct netifc_ns *ns, unsigned groups)
 		return -r;
 	w->fork.lock = &w->lock;
 	w->fork.in_child = watch_in_child;
-	nl_fork_lock(NL_FORK_WATCHES);  /* then ns->lock, in open_socket: the registry's order */
+	nl_fork_lock(NL_FORK_WATCHES); /* then ns->lock, in open_socket: the registry's order */
 	if ((r = open_socket(w, ns, groups)) < 0 && w->fd >= 0) {
 		close(w->fd);
 		w->fd = -1;
@@ -110,11 +110,12 @@ static ssize_t recv_one(struct nl_watch *w, void *buf, size_t size, uint32_t *se
 {
 	struct sockaddr_nl sa;
 	struct iovec iov = { .iov_base = buf, .iov_len = size };
-	struct msghdr msg = { .msg_name = &sa, .msg_namelen = sizeof sa,
-			      .msg_iov = &iov, .msg_iovlen = 1 };
+	struct msghdr msg = {
+		.msg_name = &sa, .msg_namelen = sizeof sa, .msg_iov = &iov, .msg_iovlen = 1
+	};
 	ssize_t n;
 
-	*sender = UINT32_MAX;   /* none known until a datagram is read */
+	*sender = UINT32_MAX; /* none known until a datagram is read */
 	do
 		n = recvmsg(w->fd, &msg, MSG_DONTWAIT | MSG_TRUNC);
 	while (n < 0 && errno == EINTR);
@@ -140,7 +141,7 @@ static int pending(int fd)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 
-	return poll(&p, 1, 0) != 0;     /* on failure, the receive tells */
+	return poll(&p, 1, 0) != 0; /* on failure, the receive tells */
 }
 
 int nl_watch_read(struct nl_watch *w, struct nl_events *ev)
@@ -161,13 +162,13 @@ int nl_watch_read(struct nl_watch *w, struct nl_events *ev)
 		if (n == -EAGAIN)
 			break;
 		if (n == -ENOBUFS) {
-			ev->lost++;     /* the kernel dropped notifications */
+			ev->lost++; /* the kernel dropped notifications */
 			continue;
 		}
 		if (n < 0)
 			r = (int)n;
 		else if (sender != 0)
-			continue;       /* not the kernel's: dropped unread */
+			continue; /* not the kernel's: dropped unread */
 		else if ((size_t)n > size) {
 			ev->lost++;
 			grow(w, (size_t)n);
@@ -201,7 +202,7 @@ int nl_watch_link_addrs(struct netifc_call *call, enum netifc_kind kind, int32_t
 {
 	const struct netifc_backend *b = netifc_backend_find("netlink");
 
-	call->opts = 0;         /* the kernel filters: one request (per family for groups) */
+	call->opts = 0; /* the kernel filters: one request (per family for groups) */
 	return b->addrs(call, kind, index, name, NULL, out);
 }
 

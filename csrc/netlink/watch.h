@@ -18,7 +18,7 @@
 #define NL_WATCH_MCAST6 2u      /* RTNLGRP_IPV6_MCADDR */
 
 struct nl_watch {
-	int fd;                 /* -1 once closed, here or by a fork in the child */
+	int fd;   /* -1 once closed, here or by a fork in the child */
 	unsigned groups;        /* NL_WATCH_MCAST4 | NL_WATCH_MCAST6 */
 	uint8_t *buf;           /* NULL (a read uses its stack) until a datagram outgrew that */
 	size_t size;

@@ -35,19 +35,19 @@ int netifc_bsd_link(const void *sdl, size_t len, struct netifc_link *l)
 uint16_t netifc_bsd_arphrd(uint8_t ift)
 {
 	switch (ift) {
-	case 0x06:              /* IFT_ETHER */
-	case 0x47:              /* IFT_IEEE80211 */
-	case 0x87:              /* IFT_L2VLAN */
-	case 0xd1:              /* IFT_BRIDGE */
-		return 1;       /* ARPHRD_ETHER */
-	case 0x18:              /* IFT_LOOP */
-		return 772;     /* ARPHRD_LOOPBACK */
-	case 0x17:              /* IFT_PPP */
-		return 512;     /* ARPHRD_PPP */
-	case 0xc7:              /* IFT_INFINIBAND */
-		return 32;      /* ARPHRD_INFINIBAND */
+	case 0x06: /* IFT_ETHER */
+	case 0x47: /* IFT_IEEE80211 */
+	case 0x87: /* IFT_L2VLAN */
+	case 0xd1: /* IFT_BRIDGE */
+		return 1; /* ARPHRD_ETHER */
+	case 0x18: /* IFT_LOOP */
+		return 772; /* ARPHRD_LOOPBACK */
+	case 0x17: /* IFT_PPP */
+		return 512; /* ARPHRD_PPP */
+	case 0xc7: /* IFT_INFINIBAND */
+		return 32; /* ARPHRD_INFINIBAND */
 	default:
-		return 65534;   /* ARPHRD_NONE */
+		return 65534; /* ARPHRD_NONE */
 	}
 }
 
@@ -114,8 +114,8 @@ int netifc_bsd_prefixlen(const void *mask, size_t len, int family)
 	return bits;
 }
 
-int netifc_bsd_group(const void *sdl, size_t sdl_len, const void *sa, size_t sa_len,
-		     int family, struct netifc_addr *a)
+int netifc_bsd_group(const void *sdl, size_t sdl_len, const void *sa, size_t sa_len, int family,
+		     struct netifc_addr *a)
 {
 	size_t alen = netifc_family_len(family);
 	struct netifc_link l;
@@ -131,6 +131,6 @@ int netifc_bsd_group(const void *sdl, size_t sdl_len, const void *sa, size_t sa_
 	a->family = (uint8_t)family;
 	a->index = l.index ? l.index : (int32_t)scope;
 	a->prefixlen = (uint8_t)(alen * 8);
-	a->preferred = a->valid = NETIFC_FOREVER;      /* as /proc's groups: has_lifetimes 0 */
+	a->preferred = a->valid = NETIFC_FOREVER; /* as /proc's groups: has_lifetimes 0 */
 	return 1;
 }

@@ -36,7 +36,13 @@ enum {
 enum { SIN_ADDR = 4, SIN6_ADDR = 8, SIN6_SCOPE_ID = 24 };
 
 /* Where struct if_data (ifa_data of a link's record) keeps ifi_mtu, and how wide it is. */
-enum netifc_bsd_os { NETIFC_MACOS, NETIFC_FREEBSD, NETIFC_OPENBSD, NETIFC_NETBSD, NETIFC_DRAGONFLY };
+enum netifc_bsd_os {
+	NETIFC_MACOS,
+	NETIFC_FREEBSD,
+	NETIFC_OPENBSD,
+	NETIFC_NETBSD,
+	NETIFC_DRAGONFLY
+};
 #define NETIFC_IFDATA_MTU_OFF(os) ((os) == NETIFC_OPENBSD ? 4 : 8)
 #define NETIFC_IFDATA_MTU_SIZE(os) \
 	((os) == NETIFC_NETBSD ? 8 : (os) == NETIFC_DRAGONFLY ? sizeof(unsigned long) : 4)
@@ -76,7 +82,7 @@ int netifc_bsd_prefixlen(const void *mask, size_t len, int family);
  * and ifma_addr (the group, of `family`).  1: *a is the group (its zone
  * still to be named); 0: not an IPv4 or IPv6 group; -EINVAL: broken.
  */
-int netifc_bsd_group(const void *sdl, size_t sdl_len, const void *sa, size_t sa_len,
-		     int family, struct netifc_addr *a);
+int netifc_bsd_group(const void *sdl, size_t sdl_len, const void *sa, size_t sa_len, int family,
+		     struct netifc_addr *a);
 
 #endif

@@ -63,16 +63,18 @@
 /* posix/bsd.c reads records with the layouts it writes out: they are this system's. */
 _Static_assert(AF_LINK == NETIFC_AF_LINK, "AF_LINK");
 _Static_assert(offsetof(struct sockaddr_dl, sdl_index) == SDL_INDEX &&
-	       offsetof(struct sockaddr_dl, sdl_type) == SDL_TYPE &&
-	       offsetof(struct sockaddr_dl, sdl_nlen) == SDL_NLEN &&
-	       offsetof(struct sockaddr_dl, sdl_alen) == SDL_ALEN &&
-	       offsetof(struct sockaddr_dl, sdl_slen) == SDL_SLEN &&
-	       offsetof(struct sockaddr_dl, sdl_data) == SDL_DATA, "struct sockaddr_dl");
+		       offsetof(struct sockaddr_dl, sdl_type) == SDL_TYPE &&
+		       offsetof(struct sockaddr_dl, sdl_nlen) == SDL_NLEN &&
+		       offsetof(struct sockaddr_dl, sdl_alen) == SDL_ALEN &&
+		       offsetof(struct sockaddr_dl, sdl_slen) == SDL_SLEN &&
+		       offsetof(struct sockaddr_dl, sdl_data) == SDL_DATA,
+	       "struct sockaddr_dl");
 _Static_assert(offsetof(struct sockaddr_in, sin_addr) == SIN_ADDR &&
-	       offsetof(struct sockaddr_in6, sin6_addr) == SIN6_ADDR &&
-	       offsetof(struct sockaddr_in6, sin6_scope_id) == SIN6_SCOPE_ID, "sockaddr_in{,6}");
+		       offsetof(struct sockaddr_in6, sin6_addr) == SIN6_ADDR &&
+		       offsetof(struct sockaddr_in6, sin6_scope_id) == SIN6_SCOPE_ID,
+	       "sockaddr_in{,6}");
 _Static_assert(offsetof(struct if_data, ifi_mtu) == NETIFC_IFDATA_MTU_OFF(BSD_OS) &&
-	       sizeof(((struct if_data *)0)->ifi_mtu) == NETIFC_IFDATA_MTU_SIZE(BSD_OS),
+		       sizeof(((struct if_data *)0)->ifi_mtu) == NETIFC_IFDATA_MTU_SIZE(BSD_OS),
 	       "struct if_data");
 #endif
 
@@ -148,7 +150,8 @@ static void link_from(const struct ifaddrs *ifa, int sock, struct netifc_link *l
 
 	link_id(ifa, sock, l);
 	memset(&ifr, 0, sizeof ifr);
-	memcpy(ifr.ifr_name, l->name, sizeof l->name < sizeof ifr.ifr_name ? sizeof l->name : sizeof ifr.ifr_name);
+	memcpy(ifr.ifr_name, l->name,
+	       sizeof l->name < sizeof ifr.ifr_name ? sizeof l->name : sizeof ifr.ifr_name);
 	if (sock >= 0 && ioctl(sock, SIOCGIFMTU, &ifr) == 0)
 		l->mtu = (uint32_t)ifr.ifr_mtu;
 #else
@@ -273,8 +276,9 @@ static int prefix_of(const struct sockaddr *mask, size_t alen)
 
 	if (!mask)
 		return (int)alen * 8;
-	p = mask->sa_family == AF_INET6 ? (const uint8_t *)&((const struct sockaddr_in6 *)mask)->sin6_addr
-					: (const uint8_t *)&((const struct sockaddr_in *)mask)->sin_addr;
+	p = mask->sa_family == AF_INET6
+		    ? (const uint8_t *)&((const struct sockaddr_in6 *)mask)->sin6_addr
+		    : (const uint8_t *)&((const struct sockaddr_in *)mask)->sin_addr;
 	for (i = 0; i < alen && p[i] == 0xff; i++)
 		bits += 8;
 	if (i < alen)
@@ -285,8 +289,9 @@ static int prefix_of(const struct sockaddr *mask, size_t alen)
 
 static const uint8_t *ip_of(const struct sockaddr *sa)
 {
-	return sa->sa_family == AF_INET6 ? (const uint8_t *)&((const struct sockaddr_in6 *)sa)->sin6_addr
-					 : (const uint8_t *)&((const struct sockaddr_in *)sa)->sin_addr;
+	return sa->sa_family == AF_INET6
+		       ? (const uint8_t *)&((const struct sockaddr_in6 *)sa)->sin6_addr
+		       : (const uint8_t *)&((const struct sockaddr_in *)sa)->sin_addr;
 }
 
 /* The address of sa (of the record's family) into out. */
@@ -423,7 +428,8 @@ static int groups(struct netifc_call *c, int32_t index, struct netifc_addrs *out
 	freeifmaddrs(all);
 	return r;
 #else
-	(void)index; (void)out;
+	(void)index;
+	(void)out;
 	c->step = "multicast groups";     /* no getifmaddrs(): OpenBSD, NetBSD, DragonFly */
 	return -EOPNOTSUPP;
 #endif
@@ -443,8 +449,8 @@ static void keep_known(const struct netifc_links *links, struct netifc_addrs *t)
 	t->n = kept;
 }
 
-static int gifa_addrs(struct netifc_call *c, enum netifc_kind kind, int32_t index,
-		      const char *name, struct netifc_links *links, struct netifc_addrs *out)
+static int gifa_addrs(struct netifc_call *c, enum netifc_kind kind, int32_t index, const char *name,
+		      struct netifc_links *links, struct netifc_addrs *out)
 {
 	int r;
 
@@ -500,7 +506,8 @@ static int gifa_counters(struct netifc_call *c, int32_t index, struct netifc_cou
 	freeifaddrs(all);
 	return r == 0 && index && out->n == n ? -ENODEV : r;
 #else
-	(void)index; (void)out;
+	(void)index;
+	(void)out;
 	c->step = "getifaddrs counters";
 	return -EOPNOTSUPP;
 #endif

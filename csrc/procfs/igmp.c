@@ -55,7 +55,8 @@ int netifc_proc_groups(int family, int32_t index, struct netifc_addrs *out)
 
 	/* The calling thread's namespace (it may have called setns); else the process's. */
 	r = read_file(family == AF_INET ? "/proc/thread-self/net/igmp"
-					: "/proc/thread-self/net/igmp6", &buf, &len);
+					: "/proc/thread-self/net/igmp6",
+		      &buf, &len);
 	if (r == -ENOENT)
 		r = read_file(family == AF_INET ? "/proc/net/igmp" : "/proc/net/igmp6", &buf, &len);
 	if (r == -ENOENT)

@@ -96,8 +96,8 @@ static int set_name(char *dst, const char *s, size_t n)
 	return 0;
 }
 
-static int push_group(struct netifc_addrs *out, int family, int32_t index,
-		      const uint8_t *group, const char *name)
+static int push_group(struct netifc_addrs *out, int family, int32_t index, const uint8_t *group,
+		      const char *name)
 {
 	struct netifc_addr *a = netifc_addrs_push(out);
 	size_t alen = netifc_family_len(family);

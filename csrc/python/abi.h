@@ -36,11 +36,19 @@ static inline int netifc_module_add_ref(PyObject *m, const char *name, PyObject 
 #endif
 #ifndef Py_XSETREF
 #define Py_XSETREF(dst, src) \
-	do { PyObject *old_ = (PyObject *)(dst); (dst) = (src); Py_XDECREF(old_); } while (0)
+	do { \
+		PyObject *old_ = (PyObject *)(dst); \
+		(dst) = (src); \
+		Py_XDECREF(old_); \
+	} while (0)
 #endif
 #ifndef Py_SETREF
 #define Py_SETREF(dst, src) \
-	do { PyObject *old_ = (PyObject *)(dst); (dst) = (src); Py_DECREF(old_); } while (0)
+	do { \
+		PyObject *old_ = (PyObject *)(dst); \
+		(dst) = (src); \
+		Py_DECREF(old_); \
+	} while (0)
 #endif
 
 /*
@@ -89,7 +97,8 @@ static inline int netifc_module_add_ref(PyObject *m, const char *name, PyObject 
 static inline Py_ssize_t netifc_type_size(PyTypeObject *tp, int item)
 {
 #ifdef Py_LIMITED_API
-	PyObject *v = PyObject_GetAttrString((PyObject *)tp, item ? "__itemsize__" : "__basicsize__");
+	PyObject *v =
+		PyObject_GetAttrString((PyObject *)tp, item ? "__itemsize__" : "__basicsize__");
 	Py_ssize_t n = v ? PyLong_AsSsize_t(v) : -1;
 
 	Py_XDECREF(v);

@@ -20,7 +20,7 @@ typedef struct {
 
 #define COUNTERS(o) (&((CountersObject *)(o))->c)
 
-static const char *const counter_names[NETIFC_NCOUNTERS] = { NETIFC_COUNTER_NAMES };
+static const char *const counter_names[NETIFC_NCOUNTERS] = {NETIFC_COUNTER_NAMES};
 
 static PyObject *new_counters(modstate *st, const struct netifc_counters *c)
 {
@@ -33,7 +33,8 @@ static PyObject *new_counters(modstate *st, const struct netifc_counters *c)
 
 static PyObject *counters_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
 {
-	(void)args; (void)kw;
+	(void)args;
+	(void)kw;
 	return netifc_record_refuse(tp, "netifc.counters()");
 }
 
@@ -96,13 +97,13 @@ static PyObject *counters_reduce(PyObject *self, PyObject *unused)
 	(void)unused;
 	if (!mod || !(fn = PyObject_GetAttrString(mod, "_counters")))
 		return NULL;
-	return Py_BuildValue("(N(iNN))", fn, COUNTERS(self)->index,
-			     counters_name(self, NULL), counters_values(self));
+	return Py_BuildValue("(N(iNN))", fn, COUNTERS(self)->index, counters_name(self, NULL),
+			     counters_values(self));
 }
 
 /* The repr shows what people read first; as_dict() gives every counter. */
 static const char *const counters_fields[] = {
-	"index", "ifname", "rx_bytes", "rx_packets", "rx_errors", "rx_dropped",
+	"index",    "ifname",     "rx_bytes",  "rx_packets", "rx_errors", "rx_dropped",
 	"tx_bytes", "tx_packets", "tx_errors", "tx_dropped", NULL,
 };
 
@@ -136,12 +137,13 @@ static Py_hash_t counters_hash(PyObject *self)
 	return netifc_hash_end(h);
 }
 
-#define COUNTER(name, i) { name, counter_get, NULL, NULL, (void *)(uintptr_t)(i) }
+#define COUNTER(name, i) {name, counter_get, NULL, NULL, (void *)(uintptr_t)(i)}
 
 /* In NETIFC_COUNTER_NAMES' order: the getter finds its value by position. */
 static PyGetSetDef counters_getset[] = {
 	{"index", counters_index, NULL, "Interface index (ifindex).", NULL},
-	{"ifname", counters_name, NULL, "Interface name, asked of the kernel with the counters.", NULL},
+	{"ifname", counters_name, NULL, "Interface name, asked of the kernel with the counters.",
+	 NULL},
 	COUNTER("rx_packets", 0),
 	COUNTER("tx_packets", 1),
 	COUNTER("rx_bytes", 2),
@@ -182,8 +184,17 @@ const struct netifc_record_type netifc_counters_record = {
 	"netifc.Counters",
 	"A network interface's counters (struct rtnl_link_stats64's fields); "
 	"immutable, hashable, equal by value.",
-	sizeof(CountersObject), 0, counters_new, NULL,
-	counters_repr, NULL, counters_hash, counters_richcompare, counters_getset, NULL, counters_methods,
+	sizeof(CountersObject),
+	0,
+	counters_new,
+	NULL,
+	counters_repr,
+	NULL,
+	counters_hash,
+	counters_richcompare,
+	counters_getset,
+	NULL,
+	counters_methods,
 };
 
 /* ---- calls ------------------------------------------------------------ */
@@ -209,8 +220,8 @@ static PyObject *counters_at(void *st, const void *table, size_t i)
 PyObject *netifc_counters_all(modstate *st, struct netifc_ns *ns)
 {
 	struct netifc_path p = netifc_path_of(st);
-	struct netifc_call call = { .opts = p.opts, .ns = ns };
-	struct netifc_counters_table t = { 0 };
+	struct netifc_call call = {.opts = p.opts, .ns = ns};
+	struct netifc_counters_table t = {0};
 	PyObject *res;
 	int r;
 
@@ -234,8 +245,8 @@ static PyObject *m_counters(PyObject *m, PyObject *unused)
 PyObject *netifc_counters_of(modstate *st, struct netifc_ns *ns, int32_t index, const char *name)
 {
 	struct netifc_path p = netifc_path_of(st);
-	struct netifc_call call = { .opts = p.opts, .ns = ns };
-	struct netifc_counters_table t = { 0 };
+	struct netifc_call call = {.opts = p.opts, .ns = ns};
+	struct netifc_counters_table t = {0};
 	PyObject *what, *res;
 	int r;
 
@@ -270,7 +281,8 @@ static PyObject *m_make_counters(PyObject *m, PyObject *args)
 		return NULL;
 	memset(&c, 0, sizeof c);
 	if (index < 1 || index > 0x7fffffff)
-		return PyErr_Format(PyExc_ValueError, "index must be in 1..2147483647, not %lld", index);
+		return PyErr_Format(PyExc_ValueError, "index must be in 1..2147483647, not %lld",
+				    index);
 	if (NETIFC_TUPLE_SIZE(values) != NETIFC_NCOUNTERS)
 		return PyErr_Format(PyExc_ValueError, "counters need %d values", NETIFC_NCOUNTERS);
 	if ((check = netifc_name_check(name, &raw)) < 0)
@@ -309,15 +321,17 @@ static PyStructSequence_Field settings_fields[] = {
 };
 
 static PyStructSequence_Desc settings_desc = {
-	"netifc.LinkSettings", "A link's speed and duplex, as ethtool reports them.",
-	settings_fields, 2,
+	"netifc.LinkSettings",
+	"A link's speed and duplex, as ethtool reports them.",
+	settings_fields,
+	2,
 };
 
 PyObject *netifc_link_settings_of(modstate *st, struct netifc_ns *ns, int32_t index,
-				   const char *name)
+				  const char *name)
 {
 #ifdef __linux__
-	struct netifc_call call = { .opts = netifc_path_of(st).opts, .ns = ns };
+	struct netifc_call call = {.opts = netifc_path_of(st).opts, .ns = ns};
 	struct netifc_link_settings ls;
 	PyObject *res;
 	int r;
@@ -331,15 +345,22 @@ PyObject *netifc_link_settings_of(modstate *st, struct netifc_ns *ns, int32_t in
 		Py_RETURN_NONE;
 	if (!(res = PyStructSequence_New(st->LinkSettings)))
 		return NULL;
-	NETIFC_STRUCTSEQ_SET(res, 0, ls.speed == NETIFC_SPEED_UNKNOWN ? Py_NewRef(Py_None)
-				  : PyLong_FromUnsignedLong(ls.speed));
-	NETIFC_STRUCTSEQ_SET(res, 1, ls.duplex == NETIFC_DUPLEX_UNKNOWN ? Py_NewRef(Py_None)
-				  : PyUnicode_FromString(ls.duplex == NETIFC_DUPLEX_FULL ? "full" : "half"));
+	NETIFC_STRUCTSEQ_SET(res, 0,
+			     ls.speed == NETIFC_SPEED_UNKNOWN ? Py_NewRef(Py_None)
+							      : PyLong_FromUnsignedLong(ls.speed));
+	NETIFC_STRUCTSEQ_SET(
+		res, 1,
+		ls.duplex == NETIFC_DUPLEX_UNKNOWN
+			? Py_NewRef(Py_None)
+			: PyUnicode_FromString(ls.duplex == NETIFC_DUPLEX_FULL ? "full" : "half"));
 	if (!NETIFC_STRUCTSEQ_ITEM(res, 0) || !NETIFC_STRUCTSEQ_ITEM(res, 1))
 		Py_CLEAR(res);
 	return res;
 #else
-	(void)st; (void)ns; (void)index; (void)name;
+	(void)st;
+	(void)ns;
+	(void)index;
+	(void)name;
 	Py_RETURN_NONE;         /* no ethtool here */
 #endif
 }

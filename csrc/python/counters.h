@@ -16,6 +16,6 @@ struct netifc_ns;
 PyObject *netifc_counters_all(modstate *st, struct netifc_ns *ns);    /* ns NULL: the thread's */
 PyObject *netifc_counters_of(modstate *st, struct netifc_ns *ns, int32_t index, const char *name);
 PyObject *netifc_link_settings_of(modstate *st, struct netifc_ns *ns, int32_t index,
-				   const char *name);
+				  const char *name);
 
 #endif

@@ -43,8 +43,18 @@
 #include "python/netns.h"
 
 /* What _events() makes, in the order of the classes it is given. */
-enum { EV_LINK_ADDED, EV_LINK_CHANGED, EV_LINK_REMOVED, EV_ADDR_ADDED, EV_ADDR_CHANGED,
-       EV_ADDR_REMOVED, EV_GROUP_JOINED, EV_GROUP_LEFT, EV_RESYNC, EV_KINDS };
+enum {
+	EV_LINK_ADDED,
+	EV_LINK_CHANGED,
+	EV_LINK_REMOVED,
+	EV_ADDR_ADDED,
+	EV_ADDR_CHANGED,
+	EV_ADDR_REMOVED,
+	EV_GROUP_JOINED,
+	EV_GROUP_LEFT,
+	EV_RESYNC,
+	EV_KINDS
+};
 
 /*
  * A child's table locks are the parent's state (perhaps held by a thread
@@ -62,7 +72,7 @@ static void renew_in_child(struct nl_fork_entry *e)
 	fork_count++;
 }
 
-static struct nl_fork_entry renew = { &renewing, renew_in_child, NULL, NULL };
+static struct nl_fork_entry renew = {&renewing, renew_in_child, NULL, NULL};
 
 static void count_forks_from_now(void)
 {
@@ -92,9 +102,9 @@ static int elsewhere(TablesObject *t)
 	dev_t dev;
 	ino_t ino;
 
-	if (!t->netns && netns_of_thread(&dev, &ino) == 0 &&
-	    (dev != t->ns_dev || ino != t->ns_ino)) {
-		PyErr_SetString(PyExc_RuntimeError, "netifc: live tables are read again from the"
+	if (!t->netns && netns_of_thread(&dev, &ino) == 0 && (dev != t->ns_dev || ino != t->ns_ino)) {
+		PyErr_SetString(PyExc_RuntimeError,
+				"netifc: live tables are read again from the"
 				" network namespace they watch; this thread is in another one");
 		return -1;
 	}
@@ -121,7 +131,8 @@ static void let_go(TablesObject *t, PyObject **o)
 static PyObject *dump(TablesObject *t, int multicast)
 {
 	PyObject *res = t->netns ? PyObject_CallMethod(t->netns, "_snapshot", "(i)", multicast)
-		: PyObject_CallMethod(t->module, "_snapshot", "(is)", multicast, "netlink");
+				 : PyObject_CallMethod(t->module, "_snapshot", "(is)", multicast,
+						       "netlink");
 
 	if (res && (!PyTuple_Check(res) || NETIFC_TUPLE_SIZE(res) != 2 ||
 		    !PyTuple_Check(NETIFC_TUPLE_ITEM(res, 0)) ||
@@ -184,7 +195,7 @@ done:
 static PyObject *event(PyObject *kinds, int kind, PyObject *a, PyObject *b, PyObject *c)
 {
 	PyObject *spec = NETIFC_TUPLE_ITEM(kinds, kind);
-	PyObject *names = NETIFC_TUPLE_ITEM(spec, 1), *fields[3] = { a, b, c }, *ev;
+	PyObject *names = NETIFC_TUPLE_ITEM(spec, 1), *fields[3] = {a, b, c}, *ev;
 	Py_ssize_t i;
 
 	if (!(ev = PyType_GenericAlloc((PyTypeObject *)NETIFC_TUPLE_ITEM(spec, 0), 0)))
@@ -206,7 +217,7 @@ static PyObject *event(PyObject *kinds, int kind, PyObject *a, PyObject *b, PyOb
  */
 static int kinds_ok(PyObject *kinds)
 {
-	static const Py_ssize_t nfields[EV_KINDS] = { 1, 2, 1, 1, 2, 1, 1, 1, 3 };
+	static const Py_ssize_t nfields[EV_KINDS] = {1, 2, 1, 1, 2, 1, 1, 1, 3};
 	PyObject *spec, *names, *cls, *new = NULL, *base_new = NULL;
 	PyTypeObject *base;
 	Py_ssize_t i, k;
@@ -220,7 +231,7 @@ static int kinds_ok(PyObject *kinds)
 		     PyType_Check(cls = NETIFC_TUPLE_ITEM(spec, 0)) &&
 		     netifc_type_size((PyTypeObject *)cls, 0) ==
 			     netifc_type_size(&PyBaseObject_Type, 0) +
-			     nfields[i] * (Py_ssize_t)sizeof(PyObject *) &&
+				     nfields[i] * (Py_ssize_t)sizeof(PyObject *) &&
 		     PyTuple_Check(names = NETIFC_TUPLE_ITEM(spec, 1)) &&
 		     NETIFC_TUPLE_SIZE(names) == nfields[i];
 		for (k = 0; ok && k < nfields[i]; k++)
@@ -239,7 +250,8 @@ static int kinds_ok(PyObject *kinds)
 	}
 	Py_XDECREF(base_new);
 	if (!ok)
-		PyErr_Format(PyExc_TypeError, "_events() takes %d pairs (class, slot names)", EV_KINDS);
+		PyErr_Format(PyExc_TypeError, "_events() takes %d pairs (class, slot names)",
+			     EV_KINDS);
 	return ok;
 }
 
@@ -265,8 +277,7 @@ static void entry_set(entry *e, PyObject *rec, int present)
 }
 
 /* 1 when the link is new or changed, 0 when not (or removed), -1 on error. */
-static int apply_link(TablesObject *t, PyObject *rec, int removed, PyObject *out,
-		      PyObject *classes)
+static int apply_link(TablesObject *t, PyObject *rec, int removed, PyObject *out, PyObject *classes)
 {
 	int32_t index = netifc_iface_index(rec);
 	PyObject *old = lt_link(t, index, NULL);
@@ -284,7 +295,10 @@ static int apply_link(TablesObject *t, PyObject *rec, int removed, PyObject *out
 	if (removed)
 		e->gone = ++t->seq;
 	if (out && (old || !removed) &&
-	    emit(out, classes, removed ? EV_LINK_REMOVED : old ? EV_LINK_CHANGED : EV_LINK_ADDED,
+	    emit(out, classes,
+		 removed ? EV_LINK_REMOVED
+		 : old   ? EV_LINK_CHANGED
+			 : EV_LINK_ADDED,
 		 old ? old : rec, old && !removed ? rec : NULL) < 0) {
 		Py_XDECREF(old);
 		return -1;
@@ -304,8 +318,8 @@ static int same_lifetimes(modstate *st, PyObject *x, PyObject *y)
  * An address or group told (or, asked: read from the kernel, whose lifetimes
  * count down since they were told, so only a change of its fields counts).
  */
-static int apply_addr(TablesObject *t, table *tab, PyObject *rec, int removed, int group,
-		      int asked, PyObject *out, PyObject *classes)
+static int apply_addr(TablesObject *t, table *tab, PyObject *rec, int removed, int group, int asked,
+		      PyObject *out, PyObject *classes)
 {
 	modstate *st = PyModule_GetState(t->module);
 	const struct netifc_addr *a = netifc_addr_rec(st, rec);
@@ -381,7 +395,7 @@ static void zone_of(TablesObject *t, const struct nl_events *ev, size_t i, int32
 
 /* ---- what the kernel does not tell (netlink/watch.h) ---------------------- */
 
-struct asks {                   /* the links whose addresses are asked for */
+struct asks {     /* the links whose addresses are asked for */
 	int32_t *v;
 	size_t n, cap;
 };
@@ -422,7 +436,7 @@ static int key_cmp(const void *x, const void *y)
 static int ask(TablesObject *t, enum netifc_kind kind, int32_t index, const char *name,
 	       struct netifc_addrs *out)
 {
-	struct netifc_call call = { 0 };
+	struct netifc_call call = {0};
 	int r;
 
 	if (t->netns && !(call.ns = netifc_ns_core(t->netns)))
@@ -448,7 +462,7 @@ static int reconcile(TablesObject *t, enum netifc_kind kind, int32_t index, PyOb
 	int group = kind == NETIFC_MULTICAST;
 	table *tab = group ? &t->groups : &t->addrs;
 	PyObject *link = lt_link(t, index, NULL), *had = NULL, *rec;
-	struct netifc_addrs now = { 0 };
+	struct netifc_addrs now = {0};
 	char name[NETIFC_NAMESIZ];
 	struct key *keys = NULL, k;
 	Py_ssize_t j;
@@ -539,8 +553,8 @@ static int regroup(TablesObject *t, PyObject *out, PyObject *classes)
 	for (i = 0; i < NETIFC_TUPLE_SIZE(now); i++) {
 		g = NETIFC_TUPLE_ITEM(now, i);
 		if (Py_TYPE(g) != st->Addr) {
-			netifc_type_error(PyExc_TypeError, "_snapshot() gave a %U among its records",
-					  Py_TYPE(g));
+			netifc_type_error(PyExc_TypeError,
+					  "_snapshot() gave a %U among its records", Py_TYPE(g));
 			goto done;
 		}
 		if (apply_addr(t, &t->groups, g, 0, 1, 1, out, classes) < 0)
@@ -577,7 +591,7 @@ static int apply(TablesObject *t, struct nl_events *ev, PyObject *out, PyObject 
 {
 	modstate *st = PyModule_GetState(t->module);
 	char name[NETIFC_NAMESIZ];
-	struct asks q = { 0 };
+	struct asks q = {0};
 	struct netifc_addr *a;
 	const struct nl_event *e;
 	PyObject *rec;
@@ -634,15 +648,15 @@ static PyThread_type_lock lock_of(TablesObject *t)
 	PyThread_type_lock lock;
 
 	pthread_mutex_lock(&renewing);
-	if (t->forks != fork_count) {   /* the parent's lock, perhaps held by a thread gone here */
+	if (t->forks != fork_count) { /* the parent's lock, perhaps held by a thread gone here */
 		PyThread_type_lock fresh = PyThread_allocate_lock();
 
 		if (fresh) {
 			/* (stale: no thread can hold the new lock before it is published) */
 			if (__atomic_load_n(&t->owner, __ATOMIC_RELAXED))
-				t->stale = 1;   /* a thread gone here was changing the tables */
+				t->stale = 1; /* a thread gone here was changing the tables */
 			__atomic_store_n(&t->owner, 0, __ATOMIC_RELAXED);
-			t->lock = fresh;        /* the old one is left: it may be held */
+			t->lock = fresh; /* the old one is left: it may be held */
 			t->forks = fork_count;
 		}
 	}
@@ -663,7 +677,8 @@ static int enter(TablesObject *t)
 
 	/* Only this thread stores its own ident there, so the test is exact for it. */
 	if (__atomic_load_n(&t->owner, __ATOMIC_RELAXED) == me) {
-		PyErr_SetString(PyExc_RuntimeError, "netifc: tables used again while in use"
+		PyErr_SetString(PyExc_RuntimeError,
+				"netifc: tables used again while in use"
 				" (from a finalizer or signal handler of the same thread)");
 		return -1;
 	}
@@ -709,16 +724,17 @@ static PyObject *closed_error(void)
 static int open_watch(TablesObject *t)
 {
 	modstate *st = PyModule_GetState(t->module);
-	struct netifc_call call = { .step = "netlink watch socket" };
-	struct netifc_ns *ns = t->netns ? netifc_ns_of(t->netns) : NULL;     /* NULL: this thread's */
-	unsigned groups = netifc_path_of(st).opts & NETIFC_NO_WATCH_MCAST ? 0
-			  : NL_WATCH_MCAST4 | NL_WATCH_MCAST6;
+	struct netifc_call call = {.step = "netlink watch socket"};
+	struct netifc_ns *ns = t->netns ? netifc_ns_of(t->netns) : NULL; /* NULL: this thread's */
+	unsigned groups = netifc_path_of(st).opts & NETIFC_NO_WATCH_MCAST
+				  ? 0
+				  : NL_WATCH_MCAST4 | NL_WATCH_MCAST6;
 	int r;
 
 	if (t->netns && !ns)
 		return -1;
 	r = nl_watch_open(&t->w, ns, groups);
-	if (r == -EBADF && ns) {        /* closed meanwhile by another thread */
+	if (r == -EBADF && ns) { /* closed meanwhile by another thread */
 		PyErr_SetString(PyExc_ValueError, "I/O operation on a closed network namespace");
 		return -1;
 	}
@@ -737,8 +753,8 @@ static int open_watch(TablesObject *t)
  */
 static int take(TablesObject *t, PyObject *out, PyObject *classes)
 {
-	struct netifc_call call = { .step = "netlink watch recv" };
-	struct nl_events ev = { 0 };
+	struct netifc_call call = {.step = "netlink watch recv"};
+	struct nl_events ev = {0};
 	int r;
 
 	if (t->w.fd < 0) {
@@ -755,7 +771,7 @@ static int take(TablesObject *t, PyObject *out, PyObject *classes)
 	}
 	r = nl_watch_read(&t->w, &ev);
 	if (r < 0) {
-		t->stale = 1;           /* what it took before failing is lost */
+		t->stale = 1; /* what it took before failing is lost */
 		nl_events_free(&ev);
 		netifc_core_error(PyModule_GetState(t->module), &call, r, NULL);
 		return -1;
@@ -763,9 +779,11 @@ static int take(TablesObject *t, PyObject *out, PyObject *classes)
 	if (ev.lost || t->stale) {
 		r = reload(t);
 		if (r == 0 && out) {
-			PyObject *none = PyTuple_New(0), *e = none ? event(
-				classes, EV_RESYNC, t->links.tuple, t->addrs.tuple,
-				t->groups.tuple ? t->groups.tuple : none) : NULL;
+			PyObject *none = PyTuple_New(0),
+				 *e = none ? event(classes, EV_RESYNC, t->links.tuple,
+						   t->addrs.tuple,
+						   t->groups.tuple ? t->groups.tuple : none)
+					   : NULL;
 
 			Py_XDECREF(none);
 
@@ -777,7 +795,7 @@ static int take(TablesObject *t, PyObject *out, PyObject *classes)
 	}
 	nl_events_free(&ev);
 	if (r < 0)
-		t->stale = 1;   /* read but not all applied (or no Resync made): read again */
+		t->stale = 1; /* read but not all applied (or no Resync made): read again */
 	return r;
 }
 
@@ -789,7 +807,7 @@ static int ready(TablesObject *t, int whole, int groups)
 	if (enter(t) < 0)
 		return -1;
 	if ((first = groups && !t->groups.tuple))
-		t->keep_groups = t->stale = 1;  /* kept from now on: read below */
+		t->keep_groups = t->stale = 1; /* kept from now on: read below */
 	if ((t->live && take(t, NULL, NULL) < 0) ||
 	    (t->live && groups && !first && groups_untold(t) && regroup(t, NULL, NULL) < 0) ||
 	    (whole && lt_merge(t) < 0)) {
@@ -805,8 +823,8 @@ static void tables_dealloc(PyObject *self);
 
 static PyObject *tables_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
 {
-	static char *kwlist[] = { "live", "netns", NULL };
-	PyObject *netns = Py_None;      /* a _NetNS, or None: this thread's namespace */
+	static char *kwlist[] = {"live", "netns", NULL};
+	PyObject *netns = Py_None; /* a _NetNS, or None: this thread's namespace */
 	PyTypeObject *base = tp;
 	TablesObject *t;
 	int live = 0;
@@ -822,7 +840,7 @@ static PyObject *tables_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
 	t->module = Py_NewRef(PyType_GetModule(base));
 	t->netns = netns == Py_None ? NULL : Py_NewRef(netns);
 	t->live = (uint8_t)live;
-	t->keep_groups = !live;         /* a live table keeps them from the first read of them */
+	t->keep_groups = !live; /* a live table keeps them from the first read of them */
 	t->forks = fork_count;
 	if (!(t->lock = PyThread_allocate_lock())) {
 		Py_DECREF(t);
@@ -833,7 +851,7 @@ static PyObject *tables_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
 		t->ns_dev = 0;
 		t->ns_ino = 0;
 	}
-	if (open_watch(t) < 0 || reload(t) < 0) {    /* the socket first: nothing is missed */
+	if (open_watch(t) < 0 || reload(t) < 0) { /* the socket first: nothing is missed */
 		Py_DECREF(t);
 		return NULL;
 	}
@@ -843,7 +861,7 @@ static PyObject *tables_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
 static int tables_traverse(PyObject *self, visitproc visit, void *arg)
 {
 	TablesObject *t = TABLES(self);
-	table *tabs[] = { &t->links, &t->addrs, &t->groups };
+	table *tabs[] = {&t->links, &t->addrs, &t->groups};
 	uint32_t i, k;
 
 	Py_VISIT(Py_TYPE(self));
@@ -957,7 +975,7 @@ static PyObject *of_link(PyObject *self, PyObject *arg, int groups)
 	else
 		ok = 0;
 	leave(t);
-	return ok ? res : no_such(t->module, arg);     /* its repr: outside the lock */
+	return ok ? res : no_such(t->module, arg); /* its repr: outside the lock */
 }
 
 static PyObject *tables_addrs_of(PyObject *self, PyObject *arg)
@@ -985,9 +1003,21 @@ static PyObject *whole(PyObject *self, int which)
 	return res ? res : PyTuple_New(0);
 }
 
-static PyObject *tables_interfaces(PyObject *self, void *c) { (void)c; return whole(self, 0); }
-static PyObject *tables_addrs(PyObject *self, void *c) { (void)c; return whole(self, 1); }
-static PyObject *tables_groups(PyObject *self, void *c) { (void)c; return whole(self, 2); }
+static PyObject *tables_interfaces(PyObject *self, void *c)
+{
+	(void)c;
+	return whole(self, 0);
+}
+static PyObject *tables_addrs(PyObject *self, void *c)
+{
+	(void)c;
+	return whole(self, 1);
+}
+static PyObject *tables_groups(PyObject *self, void *c)
+{
+	(void)c;
+	return whole(self, 2);
+}
 
 /* ---- the Watcher's side ---------------------------------------------------- */
 
@@ -1014,7 +1044,7 @@ static PyObject *tables_events(PyObject *self, PyObject *classes)
 	if (take(t, out, classes) < 0 ||
 	    (t->groups.tuple && groups_untold(t) && regroup(t, out, classes) < 0) ||
 	    lt_merge(t) < 0) {
-		t->stale = 1;   /* the events taken are not handed out: a Resync will be */
+		t->stale = 1; /* the events taken are not handed out: a Resync will be */
 		Py_CLEAR(out);
 	}
 	leave(t);
@@ -1050,7 +1080,7 @@ static PyObject *tables_close(PyObject *self, PyObject *unused)
 	if (enter(t) < 0)
 		return NULL;
 	if (t->open && t->w.fd >= 0)
-		nl_watch_close(&t->w);  /* a close(): it does not wait */
+		nl_watch_close(&t->w); /* a close(): it does not wait */
 	leave(t);
 	Py_RETURN_NONE;
 }
@@ -1073,7 +1103,7 @@ static PyObject *tables_group_kinds(PyObject *self, void *c)
 	(void)c;
 	if (enter(t) < 0)
 		return NULL;
-	groups = t->w.groups;   /* a live table's socket is opened again under the lock */
+	groups = t->w.groups; /* a live table's socket is opened again under the lock */
 	leave(t);
 	return PyLong_FromUnsignedLong(groups);
 }
@@ -1155,8 +1185,8 @@ static PyGetSetDef tables_getset[] = {
 	{"addrs", tables_addrs, NULL, "Every unicast address: IPv4, then IPv6, by link.", NULL},
 	{"groups", tables_groups, NULL, "Every multicast group: IPv4, then IPv6, by link.", NULL},
 	{"closed", tables_closed, NULL, "True once closed (here, or in a forked child).", NULL},
-	{"_group_kinds", tables_group_kinds, NULL,
-	 "Group events the kernel sends: 1 IPv4, 2 IPv6.", NULL},
+	{"_group_kinds", tables_group_kinds, NULL, "Group events the kernel sends: 1 IPv4, 2 IPv6.",
+	 NULL},
 	{"_cache", tables_get_cache, tables_set_cache,
 	 "What the Python layer keeps until the next change (None).", NULL},
 	{NULL, NULL, NULL, NULL, NULL},
@@ -1175,7 +1205,9 @@ static PyType_Slot tables_slots[] = {
 };
 
 static PyType_Spec tables_spec = {
-	"netifc._netifc._Tables", sizeof(TablesObject), 0,
+	"netifc._netifc._Tables",
+	sizeof(TablesObject),
+	0,
 	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_HAVE_GC,
 	tables_slots,
 };

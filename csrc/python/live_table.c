@@ -181,7 +181,7 @@ static Py_ssize_t run_start(modstate *st, PyObject *tuple, int rank, int32_t ind
 
 static PyObject *addr_in_tuple(modstate *st, PyObject *tuple, const struct key *k)
 {
-	struct netifc_addr probe = { .family = k->family, .index = k->index };
+	struct netifc_addr probe = {.family = k->family, .index = k->index};
 	int rank = family_rank(&probe);
 	Py_ssize_t i, n = tuple ? NETIFC_TUPLE_SIZE(tuple) : 0;
 	const struct netifc_addr *a;
@@ -279,7 +279,8 @@ static PyObject *merged_links(TablesObject *t)
 	if (!out || !add)
 		goto done;
 	for (k = 0; k < d->n; k++)
-		add[na++] = (struct placed){ d->v[k].k.index, 0, k, d->v[k].present ? d->v[k].rec : NULL };
+		add[na++] = (struct placed){d->v[k].k.index, 0, k,
+					    d->v[k].present ? d->v[k].rec : NULL};
 	qsort(add, na, sizeof *add, placed_cmp);
 	while (i < nb || j < na) {
 		b = i < nb ? NETIFC_TUPLE_ITEM(t->links.tuple, i) : NULL;
@@ -290,7 +291,7 @@ static PyObject *merged_links(TablesObject *t)
 				out[n++] = add[j];
 			j++;
 		} else {
-			out[n++] = (struct placed){ netifc_iface_index(b), 0, 0, b };
+			out[n++] = (struct placed){netifc_iface_index(b), 0, 0, b};
 			i++;
 		}
 	}
@@ -340,7 +341,7 @@ static PyObject *merged_addrs(TablesObject *t, table *tab, PyObject *carry)
 				goto done;
 			continue;
 		}
-		out[n++] = (struct placed){ a->index, (uint8_t)family_rank(a), 0, b };
+		out[n++] = (struct placed){a->index, (uint8_t)family_rank(a), 0, b};
 	}
 	for (k = 0; k < d->n; k++) {
 		e = &d->v[k];
@@ -355,7 +356,7 @@ static PyObject *merged_addrs(TablesObject *t, table *tab, PyObject *carry)
 			continue;
 		}
 		a = netifc_addr_rec(st, e->rec);
-		add[na++] = (struct placed){ a->index, (uint8_t)family_rank(a), e->seq, e->rec };
+		add[na++] = (struct placed){a->index, (uint8_t)family_rank(a), e->seq, e->rec};
 	}
 	qsort(add, na, sizeof *add, placed_cmp);
 	if (!(all = PyMem_Calloc(n + na + 1, sizeof *all)))
@@ -472,15 +473,16 @@ PyObject *lt_ordered(TablesObject *t, PyObject *tuple, int links)
 
 		if (Py_TYPE(o) != (links ? st->Interface : st->Addr)) {
 			PyMem_Free(p);
-			return netifc_type_error(PyExc_TypeError, links ?
-						 "_snapshot() gave a %U among its links" :
-						 "_snapshot() gave a %U among its records", Py_TYPE(o));
+			return netifc_type_error(PyExc_TypeError,
+						 links ? "_snapshot() gave a %U among its links"
+						       : "_snapshot() gave a %U among its records",
+						 Py_TYPE(o));
 		}
 		if (links) {
-			p[i] = (struct placed){ netifc_iface_index(o), 0, (uint32_t)i, o };
+			p[i] = (struct placed){netifc_iface_index(o), 0, (uint32_t)i, o};
 		} else {
 			a = netifc_addr_rec(st, o);
-			p[i] = (struct placed){ a->index, (uint8_t)family_rank(a), (uint32_t)i, o };
+			p[i] = (struct placed){a->index, (uint8_t)family_rank(a), (uint32_t)i, o};
 		}
 	}
 	qsort(p, (size_t)n, sizeof *p, placed_cmp);
@@ -513,8 +515,8 @@ static int index_names(TablesObject *t, modstate *st, size_t n)
 		return -1;
 	}
 	for (i = 0; i < n; i++)
-		v[i] = (struct named){ netifc_iface_name(st, NETIFC_TUPLE_ITEM(t->links.tuple, i)),
-				       (uint32_t)i };
+		v[i] = (struct named){netifc_iface_name(st, NETIFC_TUPLE_ITEM(t->links.tuple, i)),
+				      (uint32_t)i};
 	qsort(v, n, sizeof *v, named_cmp);
 	for (i = 0; i < n; i++)
 		t->by_name[i] = v[i].at;
@@ -571,4 +573,3 @@ PyObject *lt_records_of(TablesObject *t, PyObject *tuple, int32_t index)
 			NETIFC_TUPLE_SET(res, k++, Py_NewRef(NETIFC_TUPLE_ITEM(tuple, i)));
 	return res;
 }
-

@@ -76,14 +76,14 @@ size_t lt_len(PyObject *tuple);
 PyObject *lt_link_in_tuple(PyObject *tuple, int32_t index);
 PyObject *lt_link(TablesObject *t, int32_t index, uint32_t *gone);     /* *gone: when removed */
 PyObject *lt_addr(TablesObject *t, table *tab, const struct key *k, uint32_t gone);
-PyObject *lt_link_named(TablesObject *t, const char *name);     /* merged; NULL+error: no memory */
+PyObject *lt_link_named(TablesObject *t, const char *name); /* merged; NULL+error: no memory */
 
 /* New references: */
 PyObject *lt_rezoned(modstate *st, PyObject *rec, PyObject *link);
 PyObject *lt_ordered(TablesObject *t, PyObject *tuple, int links);
 PyObject *lt_records_of(TablesObject *t, PyObject *tuple, int32_t index);
 
-int lt_merge(TablesObject *t);          /* every change merged in: 0, or -1 and an error */
-int lt_bound(TablesObject *t);          /* merged once they outnumber a table */
+int lt_merge(TablesObject *t); /* every change merged in: 0, or -1 and an error */
+int lt_bound(TablesObject *t); /* merged once they outnumber a table */
 
 #endif

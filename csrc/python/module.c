@@ -24,8 +24,8 @@ static PyObject *m_interfaces(PyObject *m, PyObject *unused)
 	modstate *st = PyModule_GetState(m);
 	struct netifc_path p = netifc_path_of(st);
 	const struct netifc_backend *b = p.backend;
-	struct netifc_call call = { .opts = p.opts };
-	struct netifc_links t = { 0 };
+	struct netifc_call call = {.opts = p.opts};
+	struct netifc_links t = {0};
 	PyObject *res;
 	int r;
 
@@ -43,7 +43,7 @@ static PyObject *one_link(modstate *st, int32_t index, const char *name, PyObjec
 {
 	struct netifc_path p = netifc_path_of(st);
 	const struct netifc_backend *b = p.backend;
-	struct netifc_call call = { .opts = p.opts };
+	struct netifc_call call = {.opts = p.opts};
 	struct netifc_link one;
 	struct netifc_links t = NETIFC_LINKS_ON(&one);
 	PyObject *res;
@@ -60,7 +60,7 @@ static PyObject *one_link(modstate *st, int32_t index, const char *name, PyObjec
 static PyObject *m_by_index(PyObject *m, PyObject *arg)
 {
 	modstate *st = PyModule_GetState(m);
-	struct netifc_call none = { 0 };
+	struct netifc_call none = {0};
 	int32_t index;
 	int r = netifc_index_arg(arg, &index);
 
@@ -72,7 +72,7 @@ static PyObject *m_by_index(PyObject *m, PyObject *arg)
 static PyObject *m_by_name(PyObject *m, PyObject *arg)
 {
 	modstate *st = PyModule_GetState(m);
-	struct netifc_call none = { 0 };
+	struct netifc_call none = {0};
 	PyObject *raw, *res;
 	int r = netifc_name_arg(arg, &raw);
 
@@ -84,9 +84,10 @@ static PyObject *m_by_name(PyObject *m, PyObject *arg)
 }
 
 static int all_addrs_of(modstate *st, const struct netifc_backend *b, unsigned opts,
-			enum netifc_kind kind, struct netifc_links *links, struct netifc_addrs *addrs)
+			enum netifc_kind kind, struct netifc_links *links,
+			struct netifc_addrs *addrs)
 {
-	struct netifc_call call = { .opts = opts };
+	struct netifc_call call = {.opts = opts};
 	int r;
 
 	Py_BEGIN_ALLOW_THREADS
@@ -108,7 +109,7 @@ static int all_addrs(modstate *st, enum netifc_kind kind, struct netifc_links *l
 static PyObject *m_interface_addrs(PyObject *m, PyObject *unused)
 {
 	modstate *st = PyModule_GetState(m);
-	struct netifc_addrs t = { 0 };
+	struct netifc_addrs t = {0};
 	PyObject *res = NULL;
 
 	(void)unused;
@@ -121,8 +122,8 @@ static PyObject *m_interface_addrs(PyObject *m, PyObject *unused)
 static PyObject *m_snapshot(PyObject *m, PyObject *args)
 {
 	modstate *st = PyModule_GetState(m);
-	struct netifc_links links = { 0 };
-	struct netifc_addrs addrs = { 0 };
+	struct netifc_links links = {0};
+	struct netifc_addrs addrs = {0};
 	struct netifc_path p = netifc_path_of(st);
 	const struct netifc_backend *b = p.backend;
 	unsigned opts = p.opts;
@@ -138,8 +139,8 @@ static PyObject *m_snapshot(PyObject *m, PyObject *args)
 					    NETIFC_TUPLE_ITEM(args, 1));
 		opts = 0;
 	}
-	if (all_addrs_of(st, b, opts, multicast ? NETIFC_MULTICAST : NETIFC_UNICAST,
-			 &links, &addrs) == 0)
+	if (all_addrs_of(st, b, opts, multicast ? NETIFC_MULTICAST : NETIFC_UNICAST, &links,
+			 &addrs) == 0)
 		res = Py_BuildValue("(NN)", netifc_links_tuple(st, &links),
 				    netifc_addrs_tuple(st, &addrs));
 	netifc_links_free(&links);
@@ -149,13 +150,13 @@ static PyObject *m_snapshot(PyObject *m, PyObject *args)
 
 static PyObject *m_register(PyObject *m, PyObject *args)
 {
-	static const size_t at[] = { offsetof(modstate, Flags), offsetof(modstate, AddrFlags),
-				     offsetof(modstate, Addr6Flags), offsetof(modstate, LinkType),
-				     offsetof(modstate, Scopes) };
+	static const size_t at[] = {offsetof(modstate, Flags), offsetof(modstate, AddrFlags),
+				    offsetof(modstate, Addr6Flags), offsetof(modstate, LinkType),
+				    offsetof(modstate, Scopes)};
 	PyObject *o[5];         /* flags, addr_flags, addr6_flags, link_type, scopes */
 
-	if (!PyArg_ParseTuple(args, "OOOOO!:_register", &o[0], &o[1], &o[2], &o[3],
-			      &PyTuple_Type, &o[4]))
+	if (!PyArg_ParseTuple(args, "OOOOO!:_register", &o[0], &o[1], &o[2], &o[3], &PyTuple_Type,
+			      &o[4]))
 		return NULL;
 	netifc_register(PyModule_GetState(m), at, o, 5);
 	Py_RETURN_NONE;
@@ -173,7 +174,8 @@ static PyObject *m_backend_names(PyObject *m, PyObject *unused)
 	const char *name;
 	size_t i;
 
-	(void)m; (void)unused;
+	(void)m;
+	(void)unused;
 	for (i = 0; list && (name = netifc_backend_name(i)); i++) {
 		PyObject *s = PyUnicode_FromString(name);
 
@@ -199,12 +201,13 @@ static PyObject *m_set_backend(PyObject *m, PyObject *args)
 	if (!PyArg_ParseTuple(args, "s|I:_set_backend", &name, &opts))
 		return NULL;
 	if (!(b = netifc_backend_find(name)))
-		return PyErr_Format(PyExc_ValueError, "unknown netifc backend %R", NETIFC_TUPLE_ITEM(args, 0));
+		return PyErr_Format(PyExc_ValueError, "unknown netifc backend %R",
+				    NETIFC_TUPLE_ITEM(args, 0));
 	if (opts & ~(NETIFC_NO_STRICT_CHK | NETIFC_NO_NL_MCAST4 | NETIFC_NO_NL_MCAST |
 		     NETIFC_NO_ETHTOOL_NL | NETIFC_NO_WATCH_MCAST))
 		return PyErr_Format(PyExc_ValueError, "unknown netifc options 0x%x", opts);
 	PyThread_acquire_lock(st->lock, WAIT_LOCK);
-	st->path = (struct netifc_path){ b, opts };
+	st->path = (struct netifc_path){b, opts};
 	PyThread_release_lock(st->lock);
 	Py_RETURN_NONE;
 }
@@ -252,22 +255,22 @@ static const struct part {
 	int (*add)(PyObject *m, modstate *st);
 	PyMethodDef *functions;
 } parts[] = {
-	{ &netifc_iface_record, offsetof(modstate, Interface), NULL, NULL },
-	{ &netifc_addr_record, offsetof(modstate, Addr), NULL, netifc_records_functions },
-	{ &netifc_counters_record, offsetof(modstate, Counters), netifc_counters_add,
-	  netifc_counters_functions },
+	{&netifc_iface_record, offsetof(modstate, Interface), NULL, NULL},
+	{&netifc_addr_record, offsetof(modstate, Addr), NULL, netifc_records_functions},
+	{&netifc_counters_record, offsetof(modstate, Counters), netifc_counters_add,
+	 netifc_counters_functions},
 #ifdef __linux__
-	{ &netifc_hop_record, offsetof(modstate, NextHop), NULL, NULL },
-	{ &netifc_route_record, offsetof(modstate, Route), NULL, netifc_routes_functions },
-	{ NULL, 0, netifc_netns_add, NULL },                     /* _NetNS */
-	{ NULL, 0, netifc_live_add, NULL },                      /* _Tables */
+	{&netifc_hop_record, offsetof(modstate, NextHop), NULL, NULL},
+	{&netifc_route_record, offsetof(modstate, Route), NULL, netifc_routes_functions},
+	{NULL, 0, netifc_netns_add, NULL},                     /* _NetNS */
+	{NULL, 0, netifc_live_add, NULL},                      /* _Tables */
 #endif
 };
 
 static int add_part(PyObject *m, modstate *st, const struct part *p)
 {
-	if (p->record && netifc_add_record_type(m, p->record,
-						(PyTypeObject **)((char *)st + p->slot)) < 0)
+	if (p->record &&
+	    netifc_add_record_type(m, p->record, (PyTypeObject **)((char *)st + p->slot)) < 0)
 		return -1;
 	if (p->add && p->add(m, st) < 0)
 		return -1;
@@ -303,13 +306,15 @@ static int module_exec(PyObject *m)
 
 /* Every object the state holds. */
 static const size_t held[] = {
-	offsetof(modstate, Interface), offsetof(modstate, Addr), offsetof(modstate, Tables),
-	offsetof(modstate, Counters), offsetof(modstate, LinkSettings), offsetof(modstate, Route),
-	offsetof(modstate, NextHop), offsetof(modstate, RouteTypes),
+	offsetof(modstate, Interface),     offsetof(modstate, Addr),
+	offsetof(modstate, Tables),        offsetof(modstate, Counters),
+	offsetof(modstate, LinkSettings),  offsetof(modstate, Route),
+	offsetof(modstate, NextHop),       offsetof(modstate, RouteTypes),
 	offsetof(modstate, RouteFamilies), offsetof(modstate, NoSuchInterface),
-	offsetof(modstate, AddressFamily), offsetof(modstate, Flags), offsetof(modstate, AddrFlags),
-	offsetof(modstate, Addr6Flags), offsetof(modstate, LinkType), offsetof(modstate, Scopes),
-	offsetof(modstate, Protocols), offsetof(modstate, RouteFlags),
+	offsetof(modstate, AddressFamily), offsetof(modstate, Flags),
+	offsetof(modstate, AddrFlags),     offsetof(modstate, Addr6Flags),
+	offsetof(modstate, LinkType),      offsetof(modstate, Scopes),
+	offsetof(modstate, Protocols),     offsetof(modstate, RouteFlags),
 };
 
 static PyObject **held_at(PyObject *m, size_t i)
@@ -358,10 +363,15 @@ static PyModuleDef_Slot module_slots[] = {
 };
 
 static struct PyModuleDef module_def = {
-	PyModuleDef_HEAD_INIT, "netifc._netifc",
+	PyModuleDef_HEAD_INIT,
+	"netifc._netifc",
 	"netifc's C core: network interfaces, addresses and groups from the kernel.",
-	sizeof(modstate), module_methods, module_slots,
-	module_traverse, module_clear, module_free,
+	sizeof(modstate),
+	module_methods,
+	module_slots,
+	module_traverse,
+	module_clear,
+	module_free,
 };
 
 PyMODINIT_FUNC PyInit__netifc(void)

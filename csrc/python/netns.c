@@ -29,9 +29,9 @@ typedef struct {
 
 static PyObject *ns_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
 {
-	static char *kwlist[] = { "fd", NULL };
+	static char *kwlist[] = {"fd", NULL};
 	modstate *st = netifc_state_of_type(tp);
-	struct netifc_call call = { .step = "network namespace (setns, netlink socket)" };
+	struct netifc_call call = {.step = "network namespace (setns, netlink socket)"};
 	NetNSObject *o;
 	int fd, r;
 
@@ -71,7 +71,8 @@ static const struct netifc_backend *backend_for(PyObject *self, const struct net
 	if (strcmp(p->backend->name, "netlink")) {
 		PyErr_Format(PyExc_NotImplementedError,
 			     "netifc: the %s backend cannot look into another network namespace"
-			     " (the netlink backend can)", p->backend->name);
+			     " (the netlink backend can)",
+			     p->backend->name);
 		return NULL;
 	}
 	return p->backend;
@@ -107,8 +108,8 @@ static PyObject *ns_interfaces(PyObject *self, PyObject *unused)
 	modstate *st = netifc_state_of_type(Py_TYPE(self));
 	struct netifc_path p = netifc_path_of(st);
 	const struct netifc_backend *b = backend_for(self, &p);
-	struct netifc_call call = { .opts = p.opts, .ns = NS(self) };
-	struct netifc_links t = { 0 };
+	struct netifc_call call = {.opts = p.opts, .ns = NS(self)};
+	struct netifc_links t = {0};
 	PyObject *res;
 	int r;
 
@@ -128,7 +129,7 @@ static PyObject *one_link(PyObject *self, int32_t index, const char *name, PyObj
 	modstate *st = netifc_state_of_type(Py_TYPE(self));
 	struct netifc_path p = netifc_path_of(st);
 	const struct netifc_backend *b = backend_for(self, &p);
-	struct netifc_call call = { .opts = p.opts, .ns = NS(self) };
+	struct netifc_call call = {.opts = p.opts, .ns = NS(self)};
 	struct netifc_link one;
 	struct netifc_links t = NETIFC_LINKS_ON(&one);
 	PyObject *res;
@@ -150,7 +151,7 @@ static PyObject *one_link(PyObject *self, int32_t index, const char *name, PyObj
 static PyObject *ns_by_index(PyObject *self, PyObject *arg)
 {
 	modstate *st = netifc_state_of_type(Py_TYPE(self));
-	struct netifc_call none = { 0 };
+	struct netifc_call none = {0};
 	int32_t index;
 	int r = netifc_index_arg(arg, &index);
 
@@ -164,7 +165,7 @@ static PyObject *ns_by_index(PyObject *self, PyObject *arg)
 static PyObject *ns_by_name(PyObject *self, PyObject *arg)
 {
 	modstate *st = netifc_state_of_type(Py_TYPE(self));
-	struct netifc_call none = { 0 };
+	struct netifc_call none = {0};
 	PyObject *raw, *res;
 	int r = netifc_name_arg(arg, &raw);
 
@@ -183,7 +184,7 @@ static int addrs_in(PyObject *self, modstate *st, enum netifc_kind kind, int32_t
 {
 	struct netifc_path p = netifc_path_of(st);
 	const struct netifc_backend *b = backend_for(self, &p);
-	struct netifc_call call = { .opts = p.opts, .ns = NS(self) };
+	struct netifc_call call = {.opts = p.opts, .ns = NS(self)};
 	int r;
 
 	if (!b)
@@ -200,7 +201,7 @@ PyObject *netifc_ns_iface_addrs(PyObject *self, enum netifc_kind kind, int32_t i
 				const char *name)
 {
 	modstate *st = netifc_state_of_type(Py_TYPE(self));
-	struct netifc_addrs t = { 0 };
+	struct netifc_addrs t = {0};
 	PyObject *res = NULL;
 
 	if (addrs_in(self, st, kind, index, name, NULL, &t) == 0)
@@ -218,15 +219,15 @@ static PyObject *ns_interface_addrs(PyObject *self, PyObject *unused)
 static PyObject *ns_snapshot(PyObject *self, PyObject *args)
 {
 	modstate *st = netifc_state_of_type(Py_TYPE(self));
-	struct netifc_links links = { 0 };
-	struct netifc_addrs addrs = { 0 };
+	struct netifc_links links = {0};
+	struct netifc_addrs addrs = {0};
 	PyObject *res = NULL;
 	int multicast = 0;
 
 	if (!PyArg_ParseTuple(args, "|p:_snapshot", &multicast))
 		return NULL;
-	if (addrs_in(self, st, multicast ? NETIFC_MULTICAST : NETIFC_UNICAST, 0, NULL,
-		     &links, &addrs) == 0)
+	if (addrs_in(self, st, multicast ? NETIFC_MULTICAST : NETIFC_UNICAST, 0, NULL, &links,
+		     &addrs) == 0)
 		res = Py_BuildValue("(NN)", tagged(self, netifc_links_tuple(st, &links)),
 				    netifc_addrs_tuple(st, &addrs));
 	netifc_links_free(&links);
@@ -316,7 +317,8 @@ static PyObject *ns_copy(PyObject *self, PyObject *unused)
 
 static PyObject *ns_reduce(PyObject *self, PyObject *unused)
 {
-	(void)self; (void)unused;
+	(void)self;
+	(void)unused;
 	return PyErr_Format(PyExc_TypeError,
 			    "cannot pickle a network namespace (a netifc.NetNS, or an Interface "
 			    "read through one): it does not cross processes; open the NetNS there "
@@ -361,8 +363,11 @@ static PyType_Slot ns_slots[] = {
 };
 
 static PyType_Spec ns_spec = {
-	"netifc._netifc._NetNS", sizeof(NetNSObject), 0,
-	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, ns_slots,
+	"netifc._netifc._NetNS",
+	sizeof(NetNSObject),
+	0,
+	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
+	ns_slots,
 };
 
 int netifc_netns_add(PyObject *m, modstate *st)

@@ -33,14 +33,15 @@ static void busy_text(const struct netifc_call *c, char *buf, size_t size)
 		"the reply outgrew the buffer",
 		"the socket's queue overflowed (ENOBUFS)",
 	};
-	const unsigned counts[] = { c->interrupted, c->outgrown, c->overflowed };
+	const unsigned counts[] = {c->interrupted, c->outgrown, c->overflowed};
 	size_t i, at;
 
 	at = (size_t)snprintf(buf, size, "%s: asked %d times:", c->step, NETIFC_TRIES);
 	for (i = 0; i < 3 && at < size; i++)
 		if (counts[i])
 			at += (size_t)snprintf(buf + at, size - at, "%s %s %u times",
-					       at && buf[at - 1] == ':' ? "" : ",", why[i], counts[i]);
+					       at && buf[at - 1] == ':' ? "" : ",", why[i],
+					       counts[i]);
 }
 
 PyObject *netifc_core_error(modstate *st, const struct netifc_call *c, int err, PyObject *what)
@@ -59,8 +60,8 @@ PyObject *netifc_core_error(modstate *st, const struct netifc_call *c, int err, 
 	if (err == -EBUSY)
 		busy_text(c, msg, sizeof msg);
 	else
-		snprintf(msg, sizeof msg, "%s: %s", c->step ? c->step : netifc_path_of(st).backend->name,
-			 strerror(-err));
+		snprintf(msg, sizeof msg, "%s: %s",
+			 c->step ? c->step : netifc_path_of(st).backend->name, strerror(-err));
 #ifdef _WIN32
 	/* OSError(errno, text, None, winerror): Python gives winerror's errno. */
 	args = c->winerror ? Py_BuildValue("(isOk)", -err, msg, Py_None, c->winerror)
@@ -83,7 +84,8 @@ int netifc_index_arg(PyObject *arg, int32_t *index)
 	long long v;
 
 	if (!PyLong_Check(arg) || PyBool_Check(arg)) {
-		netifc_type_error(PyExc_TypeError, "interface index must be int, not %U", Py_TYPE(arg));
+		netifc_type_error(PyExc_TypeError, "interface index must be int, not %U",
+				  Py_TYPE(arg));
 		return -1;
 	}
 	v = PyLong_AsLongLongAndOverflow(arg, &overflow);
@@ -101,7 +103,8 @@ int netifc_name_check(PyObject *name, PyObject **raw)
 
 	*raw = NULL;
 	if (!PyUnicode_Check(name)) {
-		netifc_type_error(PyExc_TypeError, "interface name must be str, not %U", Py_TYPE(name));
+		netifc_type_error(PyExc_TypeError, "interface name must be str, not %U",
+				  Py_TYPE(name));
 		return -1;
 	}
 	if (!(*raw = PyUnicode_EncodeFSDefault(name)))
@@ -153,16 +156,17 @@ int netifc_add_record_type(PyObject *m, const struct netifc_record_type *t, PyTy
 		{Py_tp_getset, t->getset},
 	};
 	PyType_Spec spec = {
-		t->name, t->basicsize, t->itemsize, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, slots,
+		t->name, t->basicsize, t->itemsize, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
+		slots,
 	};
 	int n = 7;
 
 	if (t->str)
-		slots[n++] = (PyType_Slot){ Py_tp_str, (void *)t->str };
+		slots[n++] = (PyType_Slot){Py_tp_str, (void *)t->str};
 	if (t->members)
-		slots[n++] = (PyType_Slot){ Py_tp_members, t->members };
+		slots[n++] = (PyType_Slot){Py_tp_members, t->members};
 	if (t->methods)
-		slots[n++] = (PyType_Slot){ Py_tp_methods, t->methods };
+		slots[n++] = (PyType_Slot){Py_tp_methods, t->methods};
 	return add_type(m, &spec, slot);
 }
 
@@ -187,7 +191,8 @@ PyObject *netifc_record_refuse(PyTypeObject *tp, const char *use)
 
 PyObject *netifc_record_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
 {
-	(void)args; (void)kw;
+	(void)args;
+	(void)kw;
 	return netifc_record_refuse(tp, "netifc's functions");
 }
 

@@ -57,8 +57,7 @@ void netifc_register(modstate *st, const size_t *offsets, PyObject *const *objec
 /* The record types' layouts: the live tables read them where they are. */
 /* Only the bytes a link has: ob_size counts those of data. */
 typedef struct {
-	PyObject_VAR_HEAD
-	PyObject *ns;           /* the NetNS it came from (addrs() asks there), or NULL */
+	PyObject_VAR_HEAD PyObject *ns; /* the NetNS it came from (addrs() asks there), or NULL */
 	int32_t index;
 	uint32_t mtu;
 	uint32_t flags;
@@ -67,7 +66,7 @@ typedef struct {
 	uint8_t hwaddr_len;
 	uint8_t brd_len;
 	char name[NETIFC_NAMESIZ];
-	uint8_t data[1];        /* hardware address, broadcast, then NUL-ended altnames */
+	uint8_t data[1]; /* hardware address, broadcast, then NUL-ended altnames */
 } IfaceObject;
 
 typedef struct {
@@ -121,10 +120,10 @@ int netifc_name_arg(PyObject *arg, PyObject **raw);
  * or the encoder's error.
  */
 enum netifc_name_check {
-	NETIFC_NAME_OK,         /* a name a link can have: 1 to NETIFC_NAMESIZ - 1 bytes */
+	NETIFC_NAME_OK, /* a name a link can have: 1 to NETIFC_NAMESIZ - 1 bytes */
 	NETIFC_NAME_EMPTY,
-	NETIFC_NAME_NUL,        /* holds a NUL */
-	NETIFC_NAME_LONG,       /* NETIFC_NAMESIZ bytes or more */
+	NETIFC_NAME_NUL, /* holds a NUL */
+	NETIFC_NAME_LONG, /* NETIFC_NAMESIZ bytes or more */
 };
 int netifc_name_check(PyObject *name, PyObject **raw);
 
@@ -137,7 +136,7 @@ int netifc_name_check(PyObject *name, PyObject **raw);
  * holds objects.  NULL str, members, methods: none.
  */
 struct netifc_record_type {
-	const char *name;               /* "netifc.Addr", added to the module as Addr */
+	const char *name; /* "netifc.Addr", added to the module as Addr */
 	const char *doc;
 	int basicsize, itemsize;
 	newfunc new;
@@ -158,7 +157,7 @@ void netifc_record_dealloc(PyObject *self);
 
 /* tp_new of a record: TypeError "cannot create 'T' instances; use " + use. */
 PyObject *netifc_record_refuse(PyTypeObject *tp, const char *use);
-PyObject *netifc_record_new(PyTypeObject *tp, PyObject *args, PyObject *kw);    /* netifc's functions */
+PyObject *netifc_record_new(PyTypeObject *tp, PyObject *args, PyObject *kw); /* netifc's functions */
 
 /* tp_richcompare of a record of one type: == and != by same(a, b) (1, 0, or -1 and an error). */
 PyObject *netifc_record_compare(PyObject *a, PyObject *b, int op,

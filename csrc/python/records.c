@@ -53,8 +53,16 @@ static const char *iface_alt_at(const IfaceObject *o, size_t *len)
 	return (const char *)o->data + o->hwaddr_len + o->brd_len;
 }
 
-static PyObject *iface_index(PyObject *self, void *c) { (void)c; return PyLong_FromLong(IFACE(self)->index); }
-static PyObject *iface_mtu(PyObject *self, void *c) { (void)c; return PyLong_FromUnsignedLong(IFACE(self)->mtu); }
+static PyObject *iface_index(PyObject *self, void *c)
+{
+	(void)c;
+	return PyLong_FromLong(IFACE(self)->index);
+}
+static PyObject *iface_mtu(PyObject *self, void *c)
+{
+	(void)c;
+	return PyLong_FromUnsignedLong(IFACE(self)->mtu);
+}
 static PyObject *iface_type(PyObject *self, void *c)
 {
 	modstate *st = netifc_state_of_type(Py_TYPE(self));
@@ -63,8 +71,16 @@ static PyObject *iface_type(PyObject *self, void *c)
 	return netifc_enum_of(st, &st->LinkType, IFACE(self)->type);
 }
 
-static PyObject *iface_name(PyObject *self, void *c) { (void)c; return PyUnicode_DecodeFSDefault(IFACE(self)->name); }
-static PyObject *iface_raw_flags(PyObject *self, void *c) { (void)c; return PyLong_FromUnsignedLong(IFACE(self)->flags); }
+static PyObject *iface_name(PyObject *self, void *c)
+{
+	(void)c;
+	return PyUnicode_DecodeFSDefault(IFACE(self)->name);
+}
+static PyObject *iface_raw_flags(PyObject *self, void *c)
+{
+	(void)c;
+	return PyLong_FromUnsignedLong(IFACE(self)->flags);
+}
 
 static PyObject *iface_flags(PyObject *self, void *c)
 {
@@ -142,8 +158,8 @@ static PyObject *iface_addrs_kind(PyObject *self, enum netifc_kind kind)
 	modstate *st = netifc_state_of_type(Py_TYPE(self));
 	struct netifc_path p = netifc_path_of(st);
 	const struct netifc_backend *b = p.backend;
-	struct netifc_call call = { .opts = p.opts };
-	struct netifc_addrs t = { 0 };
+	struct netifc_call call = {.opts = p.opts};
+	struct netifc_addrs t = {0};
 	const IfaceObject *o = IFACE(self);
 	PyObject *res;
 	int r;
@@ -170,7 +186,7 @@ static PyObject *unless_gone(PyObject *iface, PyObject *res)
 {
 	modstate *st = netifc_state_of_type(Py_TYPE(iface));
 	struct netifc_path p = netifc_path_of(st);
-	struct netifc_call call = { .opts = p.opts };
+	struct netifc_call call = {.opts = p.opts};
 	struct netifc_link one;
 	struct netifc_links t = NETIFC_LINKS_ON(&one);
 	PyObject *name;
@@ -229,11 +245,12 @@ static PyObject *iface_link_settings(PyObject *self, PyObject *unused)
 	(void)unused;
 #ifdef __linux__
 	if (IFACE(self)->ns)
-		return unless_gone(self, netifc_ns_iface_counters(IFACE(self)->ns,
-				   IFACE(self)->index, IFACE(self)->name, 1));
+		return unless_gone(self,
+				   netifc_ns_iface_counters(IFACE(self)->ns, IFACE(self)->index,
+							    IFACE(self)->name, 1));
 #endif
-	return unless_gone(self, netifc_link_settings_of(netifc_state_of_type(Py_TYPE(self)),
-			   NULL, IFACE(self)->index, IFACE(self)->name));
+	return unless_gone(self, netifc_link_settings_of(netifc_state_of_type(Py_TYPE(self)), NULL,
+							 IFACE(self)->index, IFACE(self)->name));
 }
 
 static PyObject *iface_reduce(PyObject *self, PyObject *unused)
@@ -246,16 +263,24 @@ static PyObject *iface_reduce(PyObject *self, PyObject *unused)
 		return NULL;
 	/* The NetNS goes too: a copy asks the same namespace; a pickle refuses it. */
 	return Py_BuildValue("(N(iNkky#iiy#NO))", fn, o->index, iface_name(self, NULL),
-			     (unsigned long)o->mtu, (unsigned long)o->flags,
-			     (const char *)o->data, (Py_ssize_t)o->hwaddr_len,
-			     (int)o->type, (int)o->operstate,
+			     (unsigned long)o->mtu, (unsigned long)o->flags, (const char *)o->data,
+			     (Py_ssize_t)o->hwaddr_len, (int)o->type, (int)o->operstate,
 			     (const char *)iface_brd_at(o), (Py_ssize_t)o->brd_len,
 			     iface_altnames(self, NULL), o->ns ? o->ns : Py_None);
 }
 
 static const char *const iface_fields[] = {
-	"index", "name", "flags", "raw_flags", "mtu", "hardware_addr", "hardware_broadcast",
-	"operstate", "link_type", "altnames", NULL,
+	"index",
+	"name",
+	"flags",
+	"raw_flags",
+	"mtu",
+	"hardware_addr",
+	"hardware_broadcast",
+	"operstate",
+	"link_type",
+	"altnames",
+	NULL,
 };
 
 static PyObject *iface_repr(PyObject *self)
@@ -273,10 +298,9 @@ static int iface_same(PyObject *a, PyObject *b)
 	const IfaceObject *x = IFACE(a), *y = IFACE(b);
 
 	return x->index == y->index && x->mtu == y->mtu && x->flags == y->flags &&
-	       x->type == y->type && x->operstate == y->operstate &&
-	       !strcmp(x->name, y->name) && x->hwaddr_len == y->hwaddr_len &&
-	       x->brd_len == y->brd_len && Py_SIZE(x) == Py_SIZE(y) &&
-	       !memcmp(x->data, y->data, (size_t)Py_SIZE(x));
+	       x->type == y->type && x->operstate == y->operstate && !strcmp(x->name, y->name) &&
+	       x->hwaddr_len == y->hwaddr_len && x->brd_len == y->brd_len &&
+	       Py_SIZE(x) == Py_SIZE(y) && !memcmp(x->data, y->data, (size_t)Py_SIZE(x));
 }
 
 static Py_hash_t iface_hash(PyObject *self)
@@ -306,13 +330,20 @@ static PyGetSetDef iface_getset[] = {
 	{"name", iface_name, NULL, "Interface name (filesystem encoding, surrogateescape).", NULL},
 	{"mtu", iface_mtu, NULL, "Maximum transmission unit in bytes.", NULL},
 	{"flags", iface_flags, NULL, "netifc.Flags, Go's bits: up, broadcast, loopback, ...", NULL},
-	{"raw_flags", iface_raw_flags, NULL, "The kernel's whole IFF_* word (LOWER_UP, PROMISC, ...).", NULL},
-	{"hardware_addr", iface_hw, NULL, "Link-layer address as bytes; b'' when none or all zero.", NULL},
-	{"hardware_addr_str", iface_hw_str, NULL, "Link-layer address as 'aa:bb:..'; '' when none.", NULL},
-	{"hardware_broadcast", iface_brd, NULL, "Link-layer broadcast address as the kernel gives it; b'' when none.", NULL},
-	{"operstate", iface_operstate, NULL, "RFC 2863 operational state: 'up', 'down', 'unknown', ...", NULL},
-	{"link_type", iface_type, NULL, "netifc.LinkType: the ARPHRD_* link type (ether, loopback, ...).", NULL},
-	{"altnames", iface_altnames, NULL, "Alternative names, in the kernel's order; () when none or unknown.", NULL},
+	{"raw_flags", iface_raw_flags, NULL,
+	 "The kernel's whole IFF_* word (LOWER_UP, PROMISC, ...).", NULL},
+	{"hardware_addr", iface_hw, NULL, "Link-layer address as bytes; b'' when none or all zero.",
+	 NULL},
+	{"hardware_addr_str", iface_hw_str, NULL, "Link-layer address as 'aa:bb:..'; '' when none.",
+	 NULL},
+	{"hardware_broadcast", iface_brd, NULL,
+	 "Link-layer broadcast address as the kernel gives it; b'' when none.", NULL},
+	{"operstate", iface_operstate, NULL,
+	 "RFC 2863 operational state: 'up', 'down', 'unknown', ...", NULL},
+	{"link_type", iface_type, NULL,
+	 "netifc.LinkType: the ARPHRD_* link type (ether, loopback, ...).", NULL},
+	{"altnames", iface_altnames, NULL,
+	 "Alternative names, in the kernel's order; () when none or unknown.", NULL},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -342,15 +373,33 @@ static PyMethodDef iface_methods[] = {
 };
 
 const struct netifc_record_type netifc_iface_record = {
-	"netifc.Interface", "A network interface; immutable, hashable, equal by value.",
-	offsetof(IfaceObject, data), 1, NULL, iface_dealloc,
-	iface_repr, iface_str, iface_hash, iface_richcompare, iface_getset, NULL, iface_methods,
+	"netifc.Interface",
+	"A network interface; immutable, hashable, equal by value.",
+	offsetof(IfaceObject, data),
+	1,
+	NULL,
+	iface_dealloc,
+	iface_repr,
+	iface_str,
+	iface_hash,
+	iface_richcompare,
+	iface_getset,
+	NULL,
+	iface_methods,
 };
 
 /* ---- Addr ------------------------------------------------------------- */
 
-static PyObject *addr_prefixlen(PyObject *self, void *c) { (void)c; return PyLong_FromLong(ADDR(self)->prefixlen); }
-static PyObject *addr_index(PyObject *self, void *c) { (void)c; return PyLong_FromLong(ADDR(self)->index); }
+static PyObject *addr_prefixlen(PyObject *self, void *c)
+{
+	(void)c;
+	return PyLong_FromLong(ADDR(self)->prefixlen);
+}
+static PyObject *addr_index(PyObject *self, void *c)
+{
+	(void)c;
+	return PyLong_FromLong(ADDR(self)->index);
+}
 static PyObject *addr_scope(PyObject *self, void *c)
 {
 	modstate *st = netifc_state_of_type(Py_TYPE(self));
@@ -359,8 +408,16 @@ static PyObject *addr_scope(PyObject *self, void *c)
 	return netifc_enum_of(st, &st->Scopes, ADDR(self)->scope);
 }
 
-static PyObject *addr_zone(PyObject *self, void *c) { (void)c; return PyUnicode_DecodeFSDefault(ADDR(self)->zone); }
-static PyObject *addr_address(PyObject *self, void *c) { (void)c; return netifc_ip_text(ADDR(self)->family, ADDR(self)->local); }
+static PyObject *addr_zone(PyObject *self, void *c)
+{
+	(void)c;
+	return PyUnicode_DecodeFSDefault(ADDR(self)->zone);
+}
+static PyObject *addr_address(PyObject *self, void *c)
+{
+	(void)c;
+	return netifc_ip_text(ADDR(self)->family, ADDR(self)->local);
+}
 
 static PyObject *addr_family(PyObject *self, void *c)
 {
@@ -390,7 +447,7 @@ static PyObject *addr_flags(PyObject *self, void *c)
 
 	(void)c;
 	return netifc_enum_of(st, ADDR(self)->family == AF_INET6 ? &st->Addr6Flags : &st->AddrFlags,
-		       ADDR(self)->flags);
+			      ADDR(self)->flags);
 }
 
 static PyObject *lifetime(const struct netifc_addr *a, uint32_t v)
@@ -400,8 +457,16 @@ static PyObject *lifetime(const struct netifc_addr *a, uint32_t v)
 	return PyLong_FromUnsignedLong(v);
 }
 
-static PyObject *addr_preferred(PyObject *self, void *c) { (void)c; return lifetime(ADDR(self), ADDR(self)->preferred); }
-static PyObject *addr_valid(PyObject *self, void *c) { (void)c; return lifetime(ADDR(self), ADDR(self)->valid); }
+static PyObject *addr_preferred(PyObject *self, void *c)
+{
+	(void)c;
+	return lifetime(ADDR(self), ADDR(self)->preferred);
+}
+static PyObject *addr_valid(PyObject *self, void *c)
+{
+	(void)c;
+	return lifetime(ADDR(self), ADDR(self)->valid);
+}
 
 /* "192.0.2.1/24", "fe80::1%eth0/64": what ipaddress.ip_interface() reads back. */
 static PyObject *addr_str(PyObject *self)
@@ -410,8 +475,9 @@ static PyObject *addr_str(PyObject *self)
 	PyObject *ip = addr_address(self, NULL), *zone = NULL, *res = NULL;
 
 	if (ip && (zone = addr_zone(self, NULL)))
-		res = PyUnicode_GetLength(zone) ? PyUnicode_FromFormat("%U%%%U/%d", ip, zone, a->prefixlen)
-						: PyUnicode_FromFormat("%U/%d", ip, a->prefixlen);
+		res = PyUnicode_GetLength(zone)
+			      ? PyUnicode_FromFormat("%U%%%U/%d", ip, zone, a->prefixlen)
+			      : PyUnicode_FromFormat("%U/%d", ip, a->prefixlen);
 	Py_XDECREF(ip);
 	Py_XDECREF(zone);
 	return res;
@@ -483,8 +549,8 @@ static PyObject *addr_reduce(PyObject *self, PyObject *unused)
 }
 
 static const char *const addr_fields[] = {
-	"family", "address", "prefixlen", "zone", "index", "peer", "broadcast", "scope",
-	"flags", "preferred_lifetime", "valid_lifetime", NULL,
+	"family", "address", "prefixlen",          "zone",           "index", "peer", "broadcast",
+	"scope",  "flags",   "preferred_lifetime", "valid_lifetime", NULL,
 };
 
 static PyObject *addr_repr(PyObject *self)
@@ -499,8 +565,8 @@ static int addr_same(PyObject *a, PyObject *b)
 
 	return x->family == y->family && x->index == y->index && x->flags == y->flags &&
 	       x->prefixlen == y->prefixlen && x->scope == y->scope &&
-	       !memcmp(x->local, y->local, alen) &&
-	       x->has_peer == y->has_peer && (!x->has_peer || !memcmp(x->peer, y->peer, alen)) &&
+	       !memcmp(x->local, y->local, alen) && x->has_peer == y->has_peer &&
+	       (!x->has_peer || !memcmp(x->peer, y->peer, alen)) &&
 	       x->has_broadcast == y->has_broadcast &&
 	       (!x->has_broadcast || !memcmp(x->broadcast, y->broadcast, alen)) &&
 	       !strcmp(x->zone, y->zone);
@@ -537,14 +603,19 @@ static PyGetSetDef addr_getset[] = {
 	{"family", addr_family, NULL, "socket.AddressFamily: AF_INET or AF_INET6.", NULL},
 	{"address", addr_address, NULL, "This end's address as text, without zone.", NULL},
 	{"prefixlen", addr_prefixlen, NULL, "Prefix length in bits.", NULL},
-	{"zone", addr_zone, NULL, "Interface name for IPv6 link-local unicast and link-/interface-local multicast, else ''.", NULL},
+	{"zone", addr_zone, NULL,
+	 "Interface name for IPv6 link-local unicast and link-/interface-local multicast, else ''.",
+	 NULL},
 	{"index", addr_index, NULL, "Index of the interface the address belongs to.", NULL},
 	{"peer", addr_peer, NULL, "Point-to-point peer address, or None.", NULL},
 	{"broadcast", addr_broadcast, NULL, "IPv4 broadcast address, or None.", NULL},
 	{"scope", addr_scope, NULL, "netifc.Scope: RT_SCOPE_* (global, link, host, ...).", NULL},
-	{"flags", addr_flags, NULL, "The kernel's IFA_F_* bits: netifc.AddrFlags (IPv4) or netifc.Addr6Flags (IPv6).", NULL},
-	{"preferred_lifetime", addr_preferred, NULL, "Seconds left preferred, netifc.FOREVER, or None when unknown.", NULL},
-	{"valid_lifetime", addr_valid, NULL, "Seconds left valid, netifc.FOREVER, or None when unknown.", NULL},
+	{"flags", addr_flags, NULL,
+	 "The kernel's IFA_F_* bits: netifc.AddrFlags (IPv4) or netifc.Addr6Flags (IPv6).", NULL},
+	{"preferred_lifetime", addr_preferred, NULL,
+	 "Seconds left preferred, netifc.FOREVER, or None when unknown.", NULL},
+	{"valid_lifetime", addr_valid, NULL,
+	 "Seconds left valid, netifc.FOREVER, or None when unknown.", NULL},
 	{"ip", addr_ip, NULL, "ipaddress.IPv4Address / IPv6Address (with scope_id).", NULL},
 	{"interface", addr_interface, NULL, "ipaddress.IPv4Interface / IPv6Interface.", NULL},
 	{"network", addr_network, NULL, "ipaddress.IPv4Network / IPv6Network.", NULL},
@@ -560,8 +631,17 @@ const struct netifc_record_type netifc_addr_record = {
 	"netifc.Addr",
 	"An interface address or multicast group; immutable, hashable, equal by value "
 	"(lifetimes aside).",
-	sizeof(AddrObject), 0, NULL, NULL,
-	addr_repr, addr_str, addr_hash, addr_richcompare, addr_getset, NULL, addr_methods,
+	sizeof(AddrObject),
+	0,
+	NULL,
+	NULL,
+	addr_repr,
+	addr_str,
+	addr_hash,
+	addr_richcompare,
+	addr_getset,
+	NULL,
+	addr_methods,
 };
 
 /* ---- rebuilding pickled records (every field checked like the parser does) */
@@ -620,14 +700,14 @@ static PyObject *make_interface(PyObject *m, PyObject *args)
 {
 	modstate *st = PyModule_GetState(m);
 	long long index, mtu, flags, type, oper;
-	struct netifc_links t = { 0 };
+	struct netifc_links t = {0};
 	struct netifc_link *l;
 	PyObject *name, *alt, *ns = Py_None, *res = NULL;
 	const char *hw, *brd;
 	Py_ssize_t hw_len, brd_len;
 
-	if (!PyArg_ParseTuple(args, "LULLy#LLy#O|O:_interface", &index, &name, &mtu, &flags,
-			      &hw, &hw_len, &type, &oper, &brd, &brd_len, &alt, &ns))
+	if (!PyArg_ParseTuple(args, "LULLy#LLy#O|O:_interface", &index, &name, &mtu, &flags, &hw,
+			      &hw_len, &type, &oper, &brd, &brd_len, &alt, &ns))
 		return NULL;
 #ifdef __linux__
 	if (ns != Py_None && netifc_ns_check(ns) < 0)
@@ -641,8 +721,8 @@ static PyObject *make_interface(PyObject *m, PyObject *args)
 		goto out;
 	}
 	if (check_range(index, 1, 0x7fffffff, "index") || check_range(mtu, 0, 0xffffffffLL, "mtu") ||
-	    check_range(flags, 0, 0xffffffffLL, "flags") || check_range(type, 0, 0xffff, "link_type") ||
-	    check_range(oper, 0, 0xff, "operstate") ||
+	    check_range(flags, 0, 0xffffffffLL, "flags") ||
+	    check_range(type, 0, 0xffff, "link_type") || check_range(oper, 0, 0xff, "operstate") ||
 	    check_range(hw_len, 0, NETIFC_HWADDR_MAX, "hardware address length") ||
 	    check_range(brd_len, 0, NETIFC_HWADDR_MAX, "hardware broadcast length") ||
 	    name_into(name, l->name, NETIFC_NAMESIZ, 0) < 0 || altnames_into(alt, &t, l) < 0)
@@ -722,8 +802,8 @@ static PyObject *make_addr(PyObject *m, PyObject *args)
 	struct netifc_addr a;
 	size_t alen;
 
-	if (!PyArg_ParseTuple(args, "LSLLOOLLOOU:_addr", &family, &local, &prefixlen, &index,
-			      &peer, &brd, &scope, &flags, &pref, &valid, &zone))
+	if (!PyArg_ParseTuple(args, "LSLLOOLLOOU:_addr", &family, &local, &prefixlen, &index, &peer,
+			      &brd, &scope, &flags, &pref, &valid, &zone))
 		return NULL;
 	memset(&a, 0, sizeof a);
 	alen = netifc_family_len((int)family);
@@ -747,9 +827,10 @@ static PyObject *make_addr(PyObject *m, PyObject *args)
 	a.scope = (uint8_t)scope;
 	a.flags = (uint32_t)flags;
 	if (parser_would_change(&a))
-		return PyErr_Format(PyExc_ValueError,
-				    "fields no address has together (a zone only on link-local IPv6, and "
-				    "there always; no broadcast on /31 or /32; no peer equal to the address)");
+		return PyErr_Format(
+			PyExc_ValueError,
+			"fields no address has together (a zone only on link-local IPv6, and "
+			"there always; no broadcast on /31 or /32; no peer equal to the address)");
 	return netifc_new_addr(st, &a);
 }
 

@@ -46,8 +46,16 @@ static int same_ip(int family, const uint8_t *x, const uint8_t *y)
 
 /* ---- NextHop ----------------------------------------------------------- */
 
-static PyObject *hop_gateway(PyObject *self, void *c) { (void)c; return netifc_opt_ip_text(HOP(self)->gw_family, HOP(self)->gw_family, HOP(self)->gateway); }
-static PyObject *hop_ifname(PyObject *self, void *c) { (void)c; return PyUnicode_DecodeFSDefault(HOP(self)->name); }
+static PyObject *hop_gateway(PyObject *self, void *c)
+{
+	(void)c;
+	return netifc_opt_ip_text(HOP(self)->gw_family, HOP(self)->gw_family, HOP(self)->gateway);
+}
+static PyObject *hop_ifname(PyObject *self, void *c)
+{
+	(void)c;
+	return PyUnicode_DecodeFSDefault(HOP(self)->name);
+}
 
 static PyObject *hop_flags(PyObject *self, void *c)
 {
@@ -57,7 +65,7 @@ static PyObject *hop_flags(PyObject *self, void *c)
 	return netifc_enum_of(st, &st->RouteFlags, HOP(self)->flags);
 }
 
-static const char *const hop_fields[] = { "gateway", "index", "ifname", "weight", "flags", NULL };
+static const char *const hop_fields[] = {"gateway", "index", "ifname", "weight", "flags", NULL};
 
 static PyObject *hop_repr(PyObject *self)
 {
@@ -92,22 +100,34 @@ static Py_hash_t hop_hash(PyObject *self)
 }
 
 static PyMemberDef hop_members[] = {
-	{"index", T_INT, offsetof(NextHopObject, h.index), READONLY, "Output interface index; 0 when none."},
+	{"index", T_INT, offsetof(NextHopObject, h.index), READONLY,
+	 "Output interface index; 0 when none."},
 	{"weight", T_USHORT, offsetof(NextHopObject, h.weight), READONLY, "Weight (rtnh_hops + 1)."},
 	{NULL, 0, 0, 0, NULL},
 };
 
 static PyGetSetDef hop_getset[] = {
 	{"gateway", hop_gateway, NULL, "Gateway address as text; None when none.", NULL},
-	{"flags", hop_flags, NULL, "netifc.RouteFlags: RTNH_F_* (dead, onlink, linkdown, ...).", NULL},
+	{"flags", hop_flags, NULL, "netifc.RouteFlags: RTNH_F_* (dead, onlink, linkdown, ...).",
+	 NULL},
 	{"ifname", hop_ifname, NULL, "Output interface name; '' when none or gone.", NULL},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
 const struct netifc_record_type netifc_hop_record = {
-	"netifc.NextHop", "One next hop of a multipath route; immutable, hashable, equal by value.",
-	sizeof(NextHopObject), 0, NULL, NULL,
-	hop_repr, NULL, hop_hash, hop_richcompare, hop_getset, hop_members, NULL,
+	"netifc.NextHop",
+	"One next hop of a multipath route; immutable, hashable, equal by value.",
+	sizeof(NextHopObject),
+	0,
+	NULL,
+	NULL,
+	hop_repr,
+	NULL,
+	hop_hash,
+	hop_richcompare,
+	hop_getset,
+	hop_members,
+	NULL,
 };
 
 /* ---- Route ------------------------------------------------------------- */
@@ -212,13 +232,23 @@ static PyObject *route_network(PyObject *self, void *c)
 	return res;
 }
 
-static PyObject *route_gateway(PyObject *self, void *c) { (void)c; return netifc_opt_ip_text(ROUTE(self)->gw_family, ROUTE(self)->gw_family, ROUTE(self)->gateway); }
-static PyObject *route_ifname(PyObject *self, void *c) { (void)c; return PyUnicode_DecodeFSDefault(ROUTE(self)->name); }
+static PyObject *route_gateway(PyObject *self, void *c)
+{
+	(void)c;
+	return netifc_opt_ip_text(ROUTE(self)->gw_family, ROUTE(self)->gw_family,
+				  ROUTE(self)->gateway);
+}
+static PyObject *route_ifname(PyObject *self, void *c)
+{
+	(void)c;
+	return PyUnicode_DecodeFSDefault(ROUTE(self)->name);
+}
 
 static PyObject *route_prefsrc(PyObject *self, void *c)
 {
 	(void)c;
-	return netifc_opt_ip_text(ROUTE(self)->has_prefsrc, ROUTE(self)->family, ROUTE(self)->prefsrc);
+	return netifc_opt_ip_text(ROUTE(self)->has_prefsrc, ROUTE(self)->family,
+				  ROUTE(self)->prefsrc);
 }
 
 static PyObject *route_pref(PyObject *self, void *c)
@@ -230,8 +260,8 @@ static PyObject *route_pref(PyObject *self, void *c)
 }
 
 static const char *const route_fields[] = {
-	"family", "type", "destination", "gateway", "index", "ifname", "metric", "table",
-	"protocol", "scope", "prefsrc", "flags", "pref", "nexthops", NULL,
+	"family",   "type",  "destination", "gateway", "index", "ifname",   "metric", "table",
+	"protocol", "scope", "prefsrc",     "flags",   "pref",  "nexthops", NULL,
 };
 
 static PyObject *route_repr(PyObject *self)
@@ -258,8 +288,8 @@ static int route_same(PyObject *a, PyObject *b)
 	    (x->has_prefsrc && !same_ip(x->family, x->prefsrc, y->prefsrc)) ||
 	    x->has_pref != y->has_pref || (x->has_pref && x->pref != y->pref))
 		return 0;
-	return PyObject_RichCompareBool(((RouteObject *)a)->nexthops,
-					((RouteObject *)b)->nexthops, Py_EQ);
+	return PyObject_RichCompareBool(((RouteObject *)a)->nexthops, ((RouteObject *)b)->nexthops,
+					Py_EQ);
 }
 
 static PyObject *route_richcompare(PyObject *a, PyObject *b, int op)
@@ -297,33 +327,53 @@ static Py_hash_t route_hash(PyObject *self)
 }
 
 static PyMemberDef route_members[] = {
-	{"prefixlen", T_UBYTE, offsetof(RouteObject, r.prefixlen), READONLY, "Destination prefix length."},
-	{"index", T_INT, offsetof(RouteObject, r.index), READONLY, "Output interface index (RTA_OIF); 0 when none."},
-	{"metric", T_UINT, offsetof(RouteObject, r.metric), READONLY, "Metric (RTA_PRIORITY); 0 when none."},
-	{"table", T_UINT, offsetof(RouteObject, r.table), READONLY, "Routing table number (254 main, 255 local, ...)."},
-	{"nexthops", T_OBJECT_EX, offsetof(RouteObject, nexthops), READONLY, "Multipath next hops (tuple of NextHop); () when not multipath."},
+	{"prefixlen", T_UBYTE, offsetof(RouteObject, r.prefixlen), READONLY,
+	 "Destination prefix length."},
+	{"index", T_INT, offsetof(RouteObject, r.index), READONLY,
+	 "Output interface index (RTA_OIF); 0 when none."},
+	{"metric", T_UINT, offsetof(RouteObject, r.metric), READONLY,
+	 "Metric (RTA_PRIORITY); 0 when none."},
+	{"table", T_UINT, offsetof(RouteObject, r.table), READONLY,
+	 "Routing table number (254 main, 255 local, ...)."},
+	{"nexthops", T_OBJECT_EX, offsetof(RouteObject, nexthops), READONLY,
+	 "Multipath next hops (tuple of NextHop); () when not multipath."},
 	{NULL, 0, 0, 0, NULL},
 };
 
 static PyGetSetDef route_getset[] = {
 	{"family", route_family, NULL, "socket.AF_INET or socket.AF_INET6.", NULL},
-	{"type", route_type, NULL, "netifc.RouteType: unicast, local, blackhole, unreachable, ...", NULL},
-	{"destination", route_destination, NULL, "Destination network as text, '0.0.0.0/0' for a default route.", NULL},
+	{"type", route_type, NULL, "netifc.RouteType: unicast, local, blackhole, unreachable, ...",
+	 NULL},
+	{"destination", route_destination, NULL,
+	 "Destination network as text, '0.0.0.0/0' for a default route.", NULL},
 	{"network", route_network, NULL, "Destination as an ipaddress network.", NULL},
 	{"gateway", route_gateway, NULL, "Gateway address as text (no zone); None when none.", NULL},
-	{"protocol", route_protocol, NULL, "netifc.RouteProtocol: RTPROT_* (kernel, boot, static, dhcp, ...).", NULL},
+	{"protocol", route_protocol, NULL,
+	 "netifc.RouteProtocol: RTPROT_* (kernel, boot, static, dhcp, ...).", NULL},
 	{"scope", route_scope, NULL, "netifc.Scope: RT_SCOPE_* (global, link, host, ...).", NULL},
-	{"flags", route_flags, NULL, "netifc.RouteFlags: RTNH_F_* (onlink, linkdown, ...) and RTM_F_* (cloned, ...).", NULL},
+	{"flags", route_flags, NULL,
+	 "netifc.RouteFlags: RTNH_F_* (onlink, linkdown, ...) and RTM_F_* (cloned, ...).", NULL},
 	{"ifname", route_ifname, NULL, "Output interface name; '' when none or gone.", NULL},
 	{"prefsrc", route_prefsrc, NULL, "Preferred source address as text; None when none.", NULL},
-	{"pref", route_pref, NULL, "IPv6 router preference (0 medium, 1 high, 3 low); None when none.", NULL},
+	{"pref", route_pref, NULL,
+	 "IPv6 router preference (0 medium, 1 high, 3 low); None when none.", NULL},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
 const struct netifc_record_type netifc_route_record = {
-	"netifc.Route", "A route; immutable, hashable, equal by value.",
-	sizeof(RouteObject), 0, NULL, route_dealloc,
-	route_repr, route_str, route_hash, route_richcompare, route_getset, route_members, NULL,
+	"netifc.Route",
+	"A route; immutable, hashable, equal by value.",
+	sizeof(RouteObject),
+	0,
+	NULL,
+	route_dealloc,
+	route_repr,
+	route_str,
+	route_hash,
+	route_richcompare,
+	route_getset,
+	route_members,
+	NULL,
 };
 
 /* ---- functions ------------------------------------------------------------ */
@@ -341,8 +391,8 @@ static int family_arg(int family)
 static PyObject *m_routes(PyObject *m, PyObject *args)
 {
 	modstate *st = PyModule_GetState(m);
-	struct netifc_call call = { .opts = netifc_path_of(st).opts };
-	struct netifc_routes t = { 0 };
+	struct netifc_call call = {.opts = netifc_path_of(st).opts};
+	struct netifc_routes t = {0};
 	unsigned long table;
 	PyObject *res, *netns = Py_None;        /* a _NetNS: its namespace's routes */
 	int family, r;
@@ -357,7 +407,8 @@ static PyObject *m_routes(PyObject *m, PyObject *args)
 	Py_BEGIN_ALLOW_THREADS
 	r = netifc_routes_dump(&call, family, (uint32_t)table, &t);
 	Py_END_ALLOW_THREADS
-	res = r < 0 ? netifc_core_error(st, &call, r, NULL) : netifc_tuple_of(st, &t, t.n, new_route);
+	res = r < 0 ? netifc_core_error(st, &call, r, NULL)
+		    : netifc_tuple_of(st, &t, t.n, new_route);
 	netifc_routes_free(&t);
 	return res;
 }
@@ -365,8 +416,8 @@ static PyObject *m_routes(PyObject *m, PyObject *args)
 static PyObject *m_route_get(PyObject *m, PyObject *args)
 {
 	modstate *st = PyModule_GetState(m);
-	struct netifc_call call = { .opts = netifc_path_of(st).opts };
-	struct netifc_routes t = { 0 };
+	struct netifc_call call = {.opts = netifc_path_of(st).opts};
+	struct netifc_routes t = {0};
 	const char *dst;
 	Py_ssize_t n;
 	int family, index, r;
@@ -377,8 +428,8 @@ static PyObject *m_route_get(PyObject *m, PyObject *args)
 	if (netns != Py_None && !(call.ns = netifc_ns_core(netns)))
 		return NULL;
 	if ((family != AF_INET || n != 4) && (family != AF_INET6 || n != 16))
-		return PyErr_Format(PyExc_ValueError, "a destination of family %d cannot be %zd bytes",
-				    family, n);
+		return PyErr_Format(PyExc_ValueError,
+				    "a destination of family %d cannot be %zd bytes", family, n);
 	if (index < 0)
 		return PyErr_Format(PyExc_ValueError, "invalid interface index %d", index);
 	Py_BEGIN_ALLOW_THREADS
@@ -391,12 +442,13 @@ static PyObject *m_route_get(PyObject *m, PyObject *args)
 
 static PyObject *m_register_routes(PyObject *m, PyObject *args)
 {
-	static const size_t at[] = { offsetof(modstate, RouteTypes), offsetof(modstate, RouteFamilies),
-				     offsetof(modstate, Protocols), offsetof(modstate, RouteFlags) };
+	static const size_t at[] = {offsetof(modstate, RouteTypes),
+				    offsetof(modstate, RouteFamilies),
+				    offsetof(modstate, Protocols), offsetof(modstate, RouteFlags)};
 	PyObject *o[4];         /* types, families, protocols, flags */
 
-	if (!PyArg_ParseTuple(args, "O!O!O!O:_register_routes", &PyTuple_Type, &o[0],
-			      &PyTuple_Type, &o[1], &PyTuple_Type, &o[2], &o[3]))
+	if (!PyArg_ParseTuple(args, "O!O!O!O:_register_routes", &PyTuple_Type, &o[0], &PyTuple_Type,
+			      &o[1], &PyTuple_Type, &o[2], &o[3]))
 		return NULL;
 	netifc_register(PyModule_GetState(m), at, o, 4);
 	Py_RETURN_NONE;

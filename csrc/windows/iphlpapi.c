@@ -37,16 +37,30 @@ extern const int netifc_win_absent;     /* ISO C wants a declaration at least */
 
 /* The Linux values the core's records hold. */
 enum {
-	L_IFF_UP = 0x1, L_IFF_BROADCAST = 0x2, L_IFF_LOOPBACK = 0x8,
-	L_IFF_POINTOPOINT = 0x10, L_IFF_RUNNING = 0x40, L_IFF_MULTICAST = 0x1000,
+	L_IFF_UP = 0x1,
+	L_IFF_BROADCAST = 0x2,
+	L_IFF_LOOPBACK = 0x8,
+	L_IFF_POINTOPOINT = 0x10,
+	L_IFF_RUNNING = 0x40,
+	L_IFF_MULTICAST = 0x1000,
 };
 enum {
-	L_ARPHRD_ETHER = 1, L_ARPHRD_IEEE802 = 6, L_ARPHRD_ATM = 19, L_ARPHRD_IEEE1394 = 24,
-	L_ARPHRD_PPP = 512, L_ARPHRD_LOOPBACK = 772, L_ARPHRD_NONE = 0xfffe, L_ARPHRD_VOID = 0xffff,
+	L_ARPHRD_ETHER = 1,
+	L_ARPHRD_IEEE802 = 6,
+	L_ARPHRD_ATM = 19,
+	L_ARPHRD_IEEE1394 = 24,
+	L_ARPHRD_PPP = 512,
+	L_ARPHRD_LOOPBACK = 772,
+	L_ARPHRD_NONE = 0xfffe,
+	L_ARPHRD_VOID = 0xffff,
 };
 enum { L_SCOPE_UNIVERSE = 0, L_SCOPE_SITE = 200, L_SCOPE_LINK = 253, L_SCOPE_HOST = 254 };
-enum { L_IFA_F_DADFAILED = 0x08, L_IFA_F_DEPRECATED = 0x20, L_IFA_F_TENTATIVE = 0x40,
-       L_IFA_F_PERMANENT = 0x80 };
+enum {
+	L_IFA_F_DADFAILED = 0x08,
+	L_IFA_F_DEPRECATED = 0x20,
+	L_IFA_F_TENTATIVE = 0x40,
+	L_IFA_F_PERMANENT = 0x80
+};
 
 #ifndef GAA_FIRST_SIZE          /* (the tests build it small, to grow at once) */
 #define GAA_FIRST_SIZE 15000    /* Microsoft's advice: most hosts need no second call */
@@ -63,9 +77,11 @@ static int fail(struct netifc_call *c, const char *step, DWORD err)
 	c->step = step;
 	c->winerror = err;
 	switch (err) {
-	case ERROR_NOT_ENOUGH_MEMORY: case ERROR_OUTOFMEMORY:
+	case ERROR_NOT_ENOUGH_MEMORY:
+	case ERROR_OUTOFMEMORY:
 		return -ENOMEM;
-	case ERROR_FILE_NOT_FOUND: case ERROR_NOT_FOUND:
+	case ERROR_FILE_NOT_FOUND:
+	case ERROR_NOT_FOUND:
 		return -ENODEV;
 	case ERROR_INVALID_PARAMETER:
 		return -EINVAL;
@@ -114,7 +130,8 @@ static void name_from(const WCHAR *w, char *name)
 	int n;
 
 	memset(name, 0, NETIFC_NAMESIZ);
-	if (!w || (n = WideCharToMultiByte(CP_UTF8, 0, w, -1, buf, (int)sizeof buf, NULL, NULL)) <= 0)
+	if (!w ||
+	    (n = WideCharToMultiByte(CP_UTF8, 0, w, -1, buf, (int)sizeof buf, NULL, NULL)) <= 0)
 		return;
 	n = (int)strlen(buf);
 	if (n >= NETIFC_NAMESIZ)
@@ -129,10 +146,13 @@ static uint32_t flags_of(IF_OPER_STATUS oper, ULONG iftype)
 	uint32_t f = oper == IfOperStatusUp ? L_IFF_UP | L_IFF_RUNNING : 0;
 
 	switch (iftype) {
-	case IF_TYPE_ETHERNET_CSMACD: case IF_TYPE_ISO88025_TOKENRING:
-	case IF_TYPE_IEEE80211: case IF_TYPE_IEEE1394:
+	case IF_TYPE_ETHERNET_CSMACD:
+	case IF_TYPE_ISO88025_TOKENRING:
+	case IF_TYPE_IEEE80211:
+	case IF_TYPE_IEEE1394:
 		return f | L_IFF_BROADCAST | L_IFF_MULTICAST;
-	case IF_TYPE_PPP: case IF_TYPE_TUNNEL:
+	case IF_TYPE_PPP:
+	case IF_TYPE_TUNNEL:
 		return f | L_IFF_POINTOPOINT | L_IFF_MULTICAST;
 	case IF_TYPE_SOFTWARE_LOOPBACK:
 		return f | L_IFF_LOOPBACK | L_IFF_MULTICAST;
@@ -146,7 +166,8 @@ static uint32_t flags_of(IF_OPER_STATUS oper, ULONG iftype)
 static uint16_t type_of(ULONG iftype)
 {
 	switch (iftype) {
-	case IF_TYPE_ETHERNET_CSMACD: case IF_TYPE_IEEE80211:
+	case IF_TYPE_ETHERNET_CSMACD:
+	case IF_TYPE_IEEE80211:
 		return L_ARPHRD_ETHER;          /* Linux calls Wi-Fi Ethernet too */
 	case IF_TYPE_ISO88025_TOKENRING:
 		return L_ARPHRD_IEEE802;
@@ -205,8 +226,9 @@ static int links_of(const IP_ADAPTER_ADDRESSES *all, struct netifc_links *out)
 	return 0;
 }
 
-#define SKIP_ADDRS (GAA_FLAG_SKIP_UNICAST | GAA_FLAG_SKIP_ANYCAST | GAA_FLAG_SKIP_MULTICAST | \
-		    GAA_FLAG_SKIP_DNS_SERVER)
+#define SKIP_ADDRS \
+	(GAA_FLAG_SKIP_UNICAST | GAA_FLAG_SKIP_ANYCAST | GAA_FLAG_SKIP_MULTICAST | \
+	 GAA_FLAG_SKIP_DNS_SERVER)
 
 static int win_links(struct netifc_call *c, struct netifc_links *out)
 {
@@ -242,8 +264,7 @@ static int luid_of(struct netifc_call *c, int32_t index, const char *name, NET_L
 	return err ? fail(c, "ConvertInterfaceAliasToLuid", err) : 0;
 }
 
-static int win_link(struct netifc_call *c, int32_t index, const char *name,
-		    struct netifc_links *out)
+static int win_link(struct netifc_call *c, int32_t index, const char *name, struct netifc_links *out)
 {
 	struct netifc_link *l;
 	MIB_IF_ROW2 row;
@@ -279,10 +300,14 @@ static uint8_t scope_of(const struct netifc_addr *a)
 	if (p[0] != 0xff)
 		return L_SCOPE_UNIVERSE;
 	switch (p[1] & 0x0f) {
-	case 1: return L_SCOPE_HOST;
-	case 2: return L_SCOPE_LINK;
-	case 5: return L_SCOPE_SITE;
-	default: return L_SCOPE_UNIVERSE;
+	case 1:
+		return L_SCOPE_HOST;
+	case 2:
+		return L_SCOPE_LINK;
+	case 5:
+		return L_SCOPE_SITE;
+	default:
+		return L_SCOPE_UNIVERSE;
 	}
 }
 
@@ -291,10 +316,14 @@ static uint32_t dad_flags(const IP_ADAPTER_UNICAST_ADDRESS *u)
 	uint32_t f = u->ValidLifetime == 0xffffffffu ? L_IFA_F_PERMANENT : 0;
 
 	switch (u->DadState) {
-	case IpDadStateTentative: return f | L_IFA_F_TENTATIVE;
-	case IpDadStateDuplicate: return f | L_IFA_F_DADFAILED;
-	case IpDadStateDeprecated: return f | L_IFA_F_DEPRECATED;
-	default: return f;
+	case IpDadStateTentative:
+		return f | L_IFA_F_TENTATIVE;
+	case IpDadStateDuplicate:
+		return f | L_IFA_F_DADFAILED;
+	case IpDadStateDeprecated:
+		return f | L_IFA_F_DEPRECATED;
+	default:
+		return f;
 	}
 }
 
@@ -320,7 +349,8 @@ static const struct netifc_link *addr_set(struct netifc_addr *a, const SOCKET_AD
 
 		a->family = AF_INET6;
 		memcpy(a->local, &s6->sin6_addr, 16);
-		if (s6->sin6_scope_id && !(zl = netifc_links_find(t, (int32_t)s6->sin6_scope_id, &hint)))
+		if (s6->sin6_scope_id &&
+		    !(zl = netifc_links_find(t, (int32_t)s6->sin6_scope_id, &hint)))
 			zl = l;
 	} else {
 		return NULL;
@@ -381,8 +411,8 @@ static int groups_of(const IP_ADAPTER_ADDRESSES *aa, const struct netifc_link *l
  * one GetAdaptersAddresses() call; for a snapshot, the links from it too.
  * The links of the result name the zones.
  */
-static int win_addrs(struct netifc_call *c, enum netifc_kind kind, int32_t index,
-		     const char *name, struct netifc_links *links, struct netifc_addrs *out)
+static int win_addrs(struct netifc_call *c, enum netifc_kind kind, int32_t index, const char *name,
+		     struct netifc_links *links, struct netifc_addrs *out)
 {
 	ULONG flags = GAA_FLAG_SKIP_ANYCAST | GAA_FLAG_SKIP_DNS_SERVER |
 		      (kind == NETIFC_UNICAST ? GAA_FLAG_SKIP_MULTICAST : GAA_FLAG_SKIP_UNICAST);

@@ -22,6 +22,7 @@ surrogate-escaped, as netifc gives them, where netifaces crashes.
 Linux only: the label checks are IPv4 ioctls and the gateways come from
 rtnetlink (``NotImplementedError`` elsewhere, as ``netifc.routes()``).
 """
+
 from __future__ import annotations
 
 import array
@@ -44,12 +45,33 @@ version = "0.11.0"
 # each value to the first name that has it (AF_UNIX and AF_ROUTE are second
 # names: AF_FILE and AF_NETLINK keep the value).
 _FAMILIES = (
-    ("AF_UNSPEC", 0), ("AF_FILE", 1), ("AF_INET", 2), ("AF_AX25", 3), ("AF_SNA", 22),
-    ("AF_DECnet", 12), ("AF_APPLETALK", 5), ("AF_NETLINK", 16), ("AF_PACKET", 17),
-    ("AF_IPX", 4), ("AF_ISDN", 34), ("AF_INET6", 10), ("AF_NETBEUI", 13), ("AF_ATMPVC", 8),
-    ("AF_ATMSVC", 20), ("AF_IRDA", 23), ("AF_NETROM", 6), ("AF_BRIDGE", 7), ("AF_X25", 9),
-    ("AF_ROSE", 11), ("AF_SECURITY", 14), ("AF_KEY", 15), ("AF_ASH", 18), ("AF_ECONET", 19),
-    ("AF_PPPOX", 24), ("AF_WANPIPE", 25), ("AF_BLUETOOTH", 31),
+    ("AF_UNSPEC", 0),
+    ("AF_FILE", 1),
+    ("AF_INET", 2),
+    ("AF_AX25", 3),
+    ("AF_SNA", 22),
+    ("AF_DECnet", 12),
+    ("AF_APPLETALK", 5),
+    ("AF_NETLINK", 16),
+    ("AF_PACKET", 17),
+    ("AF_IPX", 4),
+    ("AF_ISDN", 34),
+    ("AF_INET6", 10),
+    ("AF_NETBEUI", 13),
+    ("AF_ATMPVC", 8),
+    ("AF_ATMSVC", 20),
+    ("AF_IRDA", 23),
+    ("AF_NETROM", 6),
+    ("AF_BRIDGE", 7),
+    ("AF_X25", 9),
+    ("AF_ROSE", 11),
+    ("AF_SECURITY", 14),
+    ("AF_KEY", 15),
+    ("AF_ASH", 18),
+    ("AF_ECONET", 19),
+    ("AF_PPPOX", 24),
+    ("AF_WANPIPE", 25),
+    ("AF_BLUETOOTH", 31),
 )
 
 address_families: Dict[int, str] = {value: name for name, value in _FAMILIES}
@@ -105,13 +127,15 @@ def _netmask6(prefixlen: int) -> str:
     mask = ((1 << 128) - 1) ^ ((1 << (128 - prefixlen)) - 1)
     packed = mask.to_bytes(16, "big")
     n = 2 * ((prefixlen + 15) // 16)
-    groups = [packed[i:i + 2].hex() for i in range(0, n, 2)]
+    groups = [packed[i : i + 2].hex() for i in range(0, n, 2)]
     return ":".join(groups) + ("::" if n < 16 else "") + f"/{prefixlen}"
 
 
 _AF_INET = int(socket.AF_INET)
-_NETMASK = {_AF_INET: tuple(_netmask4(p) for p in range(33)),
-            int(socket.AF_INET6): tuple(_netmask6(p) for p in range(129))}
+_NETMASK = {
+    _AF_INET: tuple(_netmask4(p) for p in range(33)),
+    int(socket.AF_INET6): tuple(_netmask6(p) for p in range(129)),
+}
 
 
 def _mac(data: bytes) -> str:
@@ -126,7 +150,7 @@ def _mac(data: bytes) -> str:
 _SIOCGIFCONF = 0x8912
 _SIOCGIFADDR = 0x8915
 _SIOCGIFINDEX = 0x8933
-_IFREQ = 40 if struct.calcsize("P") == 8 else 32     # sizeof(struct ifreq)
+_IFREQ = 40 if struct.calcsize("P") == 8 else 32  # sizeof(struct ifreq)
 _IFCONF = struct.Struct("iP" if struct.calcsize("P") == 4 else "i4xP")
 
 
@@ -142,7 +166,7 @@ def _has_label(sock: socket.socket, label: bytes, packed: bytes) -> bool:
     for the first with the name; it answers the address it found."""
     try:
         out = fcntl.ioctl(sock.fileno(), _SIOCGIFADDR, _ifreq(label, packed))
-    except OSError:         # EADDRNOTAVAIL: no address has the label; ENODEV: no such link
+    except OSError:  # EADDRNOTAVAIL: no address has the label; ENODEV: no such link
         return False
     return out[20:24] == packed
 
@@ -167,15 +191,15 @@ def _labels() -> List[Tuple[str, bytes]]:
             addr, _ = buf.buffer_info()
             req = bytearray(_IFCONF.pack(size, addr))
             fcntl.ioctl(sock.fileno(), _SIOCGIFCONF, req, True)
-            used = int.from_bytes(req[:4], sys.byteorder, signed=True)     # ifc_len
-            if used < size:         # all of them fitted
+            used = int.from_bytes(req[:4], sys.byteorder, signed=True)  # ifc_len
+            if used < size:  # all of them fitted
                 break
             size *= 2
     data = buf.tobytes()[:used]
     out = []
     for off in range(0, used, _IFREQ):
-        name = data[off:off + 16].split(b"\0", 1)[0]
-        out.append((name.decode("utf-8", "surrogateescape"), data[off + 20:off + 24]))
+        name = data[off : off + 16].split(b"\0", 1)[0]
+        out.append((name.decode("utf-8", "surrogateescape"), data[off + 20 : off + 24]))
     return out
 
 
@@ -184,6 +208,7 @@ def _encoded(name: str) -> bytes:
 
 
 # ---- one link's entries --------------------------------------------------------------
+
 
 def _link_entry(iface: netifc.Interface) -> Dict[str, str] | None:
     """The AF_LINK dict of a link: its link-layer address and broadcast address.
@@ -211,7 +236,7 @@ def _addr_entry(a: netifc.Addr, family: int, iface: netifc.Interface) -> Dict[st
             entry[key] = a.broadcast or a.peer or text
     else:
         packed = socket.inet_pton(socket.AF_INET6, text)
-        if packed[0] == 0xFE and packed[1] & 0xC0 == 0x80:     # fe80::/10: glibc gives the zone
+        if packed[0] == 0xFE and packed[1] & 0xC0 == 0x80:  # fe80::/10: glibc gives the zone
             entry["addr"] = f"{text}%{iface.name}"
         peer = a.peer
         if peer is not None:
@@ -231,6 +256,7 @@ def _lookup(name: str) -> netifc.Interface | None:
 
 
 # ---- the API ----------------------------------------------------------------------
+
 
 def interfaces() -> List[str]:
     """Obtain a list of the interfaces available on this machine.
@@ -252,7 +278,7 @@ def interfaces() -> List[str]:
             index = _link_of(sock, label)
             if index in position:
                 extra.append((position[index], label))
-    extra.sort(key=_first)      # stable: a link's labels keep their order
+    extra.sort(key=_first)  # stable: a link's labels keep their order
     return names + [label for _, label in extra]
 
 
@@ -286,7 +312,7 @@ def ifaddresses(ifname: str) -> Dict[int, List[Dict[str, str]]]:
         _add(result, AF_LINK, link)
     try:
         addrs = iface.addrs()
-    except netifc.NoSuchInterface:      # gone since it was looked up
+    except netifc.NoSuchInterface:  # gone since it was looked up
         raise ValueError("You must specify a valid interface name.") from None
     label = _encoded(ifname)
     sock: socket.socket | None = None
@@ -297,7 +323,7 @@ def ifaddresses(ifname: str) -> Dict[int, List[Dict[str, str]]]:
                 if sock is None:
                     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
                 if not _has_label(sock, label, socket.inet_aton(a.address)):
-                    continue        # under another label: an interface of its own
+                    continue  # under another label: an interface of its own
             _add(result, family, _addr_entry(a, family, iface))
     finally:
         if sock is not None:
@@ -320,8 +346,7 @@ def _labelled(label: str) -> Dict[int, List[Dict[str, str]]]:
             addrs = ()
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
             for a in addrs:
-                if a.family == _AF_INET and \
-                        _has_label(sock, wanted, socket.inet_aton(a.address)):
+                if a.family == _AF_INET and _has_label(sock, wanted, socket.inet_aton(a.address)):
                     _add(result, AF_INET, _addr_entry(a, AF_INET, base))
     if not result:
         raise ValueError("You must specify a valid interface name.")
@@ -358,12 +383,12 @@ def gateways() -> _Gateways:
             continue
         family = int(r.family)
         if (":" in gw) != (family == socket.AF_INET6):
-            continue        # a gateway of the other family (RTA_VIA): not netifaces'
+            continue  # a gateway of the other family (RTA_VIA): not netifaces'
         try:
             name = socket.if_indextoname(r.index)
-        except OSError:     # the link went away
+        except OSError:  # the link went away
             continue
-        priority = r.metric if r.metric < 0x80000000 else 0     # a C int, negative read as 0
+        priority = r.metric if r.metric < 0x80000000 else 0  # a C int, negative read as 0
         is_default = r.table == _RT_TABLE_MAIN
         if family not in best or priority < best[family]:
             best[family] = priority
