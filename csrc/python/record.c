@@ -360,6 +360,27 @@ PyObject *netifc_enum_of(modstate *st, PyObject *const *slot, unsigned long v)
 	return res;
 }
 
+PyObject *netifc_enum_field_get(PyObject *self, void *closure)
+{
+	const struct netifc_enum_field *f = closure;
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+	const char *p = (const char *)self + f->offset;
+	uint16_t v16;
+	uint32_t v32;
+	unsigned long v;
+
+	if (f->size == 1) {
+		v = *(const uint8_t *)p;
+	} else if (f->size == 2) {
+		memcpy(&v16, p, sizeof v16);
+		v = v16;
+	} else {
+		memcpy(&v32, p, sizeof v32);
+		v = v32;
+	}
+	return netifc_enum_of(st, (PyObject *const *)((const char *)st + f->members), v);
+}
+
 /* ---- Interface and Addr records ------------------------------------------ */
 
 PyObject *netifc_new_iface(modstate *st, const struct netifc_link *l, const char *pool)

@@ -194,6 +194,19 @@ PyObject *netifc_opt_ip_text(int has, int family, const uint8_t *p);
  */
 PyObject *netifc_enum_of(modstate *st, PyObject *const *members, unsigned long v);
 
+/*
+ * A getset's getter of an unsigned field (1, 2 or 4 bytes) as a member of
+ * one of the module state's enums: its closure is a struct
+ * netifc_enum_field, written NETIFC_ENUM_FIELD(Object type, field, slot).
+ */
+struct netifc_enum_field {
+	size_t offset, size; /* the field's, in the object */
+	size_t members; /* offsetof(modstate, the enum's slot) */
+};
+#define NETIFC_ENUM_FIELD(type, field, slot) \
+	{offsetof(type, field), sizeof(((type *)0)->field), offsetof(modstate, slot)}
+PyObject *netifc_enum_field_get(PyObject *self, void *closure);
+
 /* ---- Interface and Addr records ------------------------------------------- */
 
 PyObject *netifc_new_iface(modstate *st, const struct netifc_link *l, const char *pool);

@@ -63,14 +63,6 @@ static PyObject *iface_mtu(PyObject *self, void *c)
 	(void)c;
 	return PyLong_FromUnsignedLong(IFACE(self)->mtu);
 }
-static PyObject *iface_type(PyObject *self, void *c)
-{
-	modstate *st = netifc_state_of_type(Py_TYPE(self));
-
-	(void)c;
-	return netifc_enum_of(st, &st->LinkType, IFACE(self)->type);
-}
-
 static PyObject *iface_name(PyObject *self, void *c)
 {
 	(void)c;
@@ -325,6 +317,8 @@ static PyObject *iface_richcompare(PyObject *a, PyObject *b, int op)
 	return netifc_record_compare(a, b, op, iface_same);
 }
 
+static struct netifc_enum_field iface_type_field = NETIFC_ENUM_FIELD(IfaceObject, type, LinkType);
+
 static PyGetSetDef iface_getset[] = {
 	{"index", iface_index, NULL, "Interface index (ifindex), positive.", NULL},
 	{"name", iface_name, NULL, "Interface name (filesystem encoding, surrogateescape).", NULL},
@@ -340,8 +334,8 @@ static PyGetSetDef iface_getset[] = {
 	 "Link-layer broadcast address as the kernel gives it; b'' when none.", NULL},
 	{"operstate", iface_operstate, NULL,
 	 "RFC 2863 operational state: 'up', 'down', 'unknown', ...", NULL},
-	{"link_type", iface_type, NULL,
-	 "netifc.LinkType: the ARPHRD_* link type (ether, loopback, ...).", NULL},
+	{"link_type", netifc_enum_field_get, NULL,
+	 "netifc.LinkType: the ARPHRD_* link type (ether, loopback, ...).", &iface_type_field},
 	{"altnames", iface_altnames, NULL,
 	 "Alternative names, in the kernel's order; () when none or unknown.", NULL},
 	{NULL, NULL, NULL, NULL, NULL},
@@ -400,14 +394,6 @@ static PyObject *addr_index(PyObject *self, void *c)
 	(void)c;
 	return PyLong_FromLong(ADDR(self)->index);
 }
-static PyObject *addr_scope(PyObject *self, void *c)
-{
-	modstate *st = netifc_state_of_type(Py_TYPE(self));
-
-	(void)c;
-	return netifc_enum_of(st, &st->Scopes, ADDR(self)->scope);
-}
-
 static PyObject *addr_zone(PyObject *self, void *c)
 {
 	(void)c;
@@ -417,14 +403,6 @@ static PyObject *addr_address(PyObject *self, void *c)
 {
 	(void)c;
 	return netifc_ip_text(ADDR(self)->family, ADDR(self)->local);
-}
-
-static PyObject *addr_family(PyObject *self, void *c)
-{
-	modstate *st = netifc_state_of_type(Py_TYPE(self));
-
-	(void)c;
-	return netifc_enum_of(st, &st->AddressFamily, ADDR(self)->family);
 }
 
 static PyObject *addr_peer(PyObject *self, void *c)
@@ -599,8 +577,13 @@ static PyObject *addr_richcompare(PyObject *a, PyObject *b, int op)
 	return netifc_record_compare(a, b, op, addr_same);
 }
 
+static struct netifc_enum_field addr_family_field =
+					NETIFC_ENUM_FIELD(AddrObject, a.family, AddressFamily),
+				addr_scope_field = NETIFC_ENUM_FIELD(AddrObject, a.scope, Scopes);
+
 static PyGetSetDef addr_getset[] = {
-	{"family", addr_family, NULL, "socket.AddressFamily: AF_INET or AF_INET6.", NULL},
+	{"family", netifc_enum_field_get, NULL, "socket.AddressFamily: AF_INET or AF_INET6.",
+	 &addr_family_field},
 	{"address", addr_address, NULL, "This end's address as text, without zone.", NULL},
 	{"prefixlen", addr_prefixlen, NULL, "Prefix length in bits.", NULL},
 	{"zone", addr_zone, NULL,
@@ -609,7 +592,8 @@ static PyGetSetDef addr_getset[] = {
 	{"index", addr_index, NULL, "Index of the interface the address belongs to.", NULL},
 	{"peer", addr_peer, NULL, "Point-to-point peer address, or None.", NULL},
 	{"broadcast", addr_broadcast, NULL, "IPv4 broadcast address, or None.", NULL},
-	{"scope", addr_scope, NULL, "netifc.Scope: RT_SCOPE_* (global, link, host, ...).", NULL},
+	{"scope", netifc_enum_field_get, NULL,
+	 "netifc.Scope: RT_SCOPE_* (global, link, host, ...).", &addr_scope_field},
 	{"flags", addr_flags, NULL,
 	 "The kernel's IFA_F_* bits: netifc.AddrFlags (IPv4) or netifc.Addr6Flags (IPv6).", NULL},
 	{"preferred_lifetime", addr_preferred, NULL,

@@ -57,13 +57,18 @@ static PyObject *hop_ifname(PyObject *self, void *c)
 	return PyUnicode_DecodeFSDefault(HOP(self)->name);
 }
 
-static PyObject *hop_flags(PyObject *self, void *c)
-{
-	modstate *st = netifc_state_of_type(Py_TYPE(self));
-
-	(void)c;
-	return netifc_enum_of(st, &st->RouteFlags, HOP(self)->flags);
-}
+/* The enum fields, read by netifc_enum_field_get. */
+static struct netifc_enum_field hop_flags_field =
+					NETIFC_ENUM_FIELD(NextHopObject, h.flags, RouteFlags),
+				route_family_field =
+					NETIFC_ENUM_FIELD(RouteObject, r.family, RouteFamilies),
+				route_type_field =
+					NETIFC_ENUM_FIELD(RouteObject, r.type, RouteTypes),
+				route_protocol_field =
+					NETIFC_ENUM_FIELD(RouteObject, r.protocol, Protocols),
+				route_scope_field = NETIFC_ENUM_FIELD(RouteObject, r.scope, Scopes),
+				route_flags_field =
+					NETIFC_ENUM_FIELD(RouteObject, r.flags, RouteFlags);
 
 static const char *const hop_fields[] = {"gateway", "index", "ifname", "weight", "flags", NULL};
 
@@ -108,8 +113,8 @@ static PyMemberDef hop_members[] = {
 
 static PyGetSetDef hop_getset[] = {
 	{"gateway", hop_gateway, NULL, "Gateway address as text; None when none.", NULL},
-	{"flags", hop_flags, NULL, "netifc.RouteFlags: RTNH_F_* (dead, onlink, linkdown, ...).",
-	 NULL},
+	{"flags", netifc_enum_field_get, NULL,
+	 "netifc.RouteFlags: RTNH_F_* (dead, onlink, linkdown, ...).", &hop_flags_field},
 	{"ifname", hop_ifname, NULL, "Output interface name; '' when none or gone.", NULL},
 	{NULL, NULL, NULL, NULL, NULL},
 };
@@ -164,46 +169,6 @@ static PyObject *new_route(void *st, const void *table, size_t i)
 	o->r = t->v[i];
 	o->nexthops = hops;
 	return (PyObject *)o;
-}
-
-static PyObject *route_family(PyObject *self, void *c)
-{
-	modstate *st = netifc_state_of_type(Py_TYPE(self));
-
-	(void)c;
-	return netifc_enum_of(st, &st->RouteFamilies, ROUTE(self)->family);
-}
-
-static PyObject *route_type(PyObject *self, void *c)
-{
-	modstate *st = netifc_state_of_type(Py_TYPE(self));
-
-	(void)c;
-	return netifc_enum_of(st, &st->RouteTypes, ROUTE(self)->type);
-}
-
-static PyObject *route_protocol(PyObject *self, void *c)
-{
-	modstate *st = netifc_state_of_type(Py_TYPE(self));
-
-	(void)c;
-	return netifc_enum_of(st, &st->Protocols, ROUTE(self)->protocol);
-}
-
-static PyObject *route_scope(PyObject *self, void *c)
-{
-	modstate *st = netifc_state_of_type(Py_TYPE(self));
-
-	(void)c;
-	return netifc_enum_of(st, &st->Scopes, ROUTE(self)->scope);
-}
-
-static PyObject *route_flags(PyObject *self, void *c)
-{
-	modstate *st = netifc_state_of_type(Py_TYPE(self));
-
-	(void)c;
-	return netifc_enum_of(st, &st->RouteFlags, ROUTE(self)->flags);
 }
 
 /* "192.0.2.0/24", "::/0": the network text ipaddress gives. */
@@ -341,18 +306,21 @@ static PyMemberDef route_members[] = {
 };
 
 static PyGetSetDef route_getset[] = {
-	{"family", route_family, NULL, "socket.AF_INET or socket.AF_INET6.", NULL},
-	{"type", route_type, NULL, "netifc.RouteType: unicast, local, blackhole, unreachable, ...",
-	 NULL},
+	{"family", netifc_enum_field_get, NULL, "socket.AF_INET or socket.AF_INET6.",
+	 &route_family_field},
+	{"type", netifc_enum_field_get, NULL,
+	 "netifc.RouteType: unicast, local, blackhole, unreachable, ...", &route_type_field},
 	{"destination", route_destination, NULL,
 	 "Destination network as text, '0.0.0.0/0' for a default route.", NULL},
 	{"network", route_network, NULL, "Destination as an ipaddress network.", NULL},
 	{"gateway", route_gateway, NULL, "Gateway address as text (no zone); None when none.", NULL},
-	{"protocol", route_protocol, NULL,
-	 "netifc.RouteProtocol: RTPROT_* (kernel, boot, static, dhcp, ...).", NULL},
-	{"scope", route_scope, NULL, "netifc.Scope: RT_SCOPE_* (global, link, host, ...).", NULL},
-	{"flags", route_flags, NULL,
-	 "netifc.RouteFlags: RTNH_F_* (onlink, linkdown, ...) and RTM_F_* (cloned, ...).", NULL},
+	{"protocol", netifc_enum_field_get, NULL,
+	 "netifc.RouteProtocol: RTPROT_* (kernel, boot, static, dhcp, ...).", &route_protocol_field},
+	{"scope", netifc_enum_field_get, NULL,
+	 "netifc.Scope: RT_SCOPE_* (global, link, host, ...).", &route_scope_field},
+	{"flags", netifc_enum_field_get, NULL,
+	 "netifc.RouteFlags: RTNH_F_* (onlink, linkdown, ...) and RTM_F_* (cloned, ...).",
+	 &route_flags_field},
 	{"ifname", route_ifname, NULL, "Output interface name; '' when none or gone.", NULL},
 	{"prefsrc", route_prefsrc, NULL, "Preferred source address as text; None when none.", NULL},
 	{"pref", route_pref, NULL,
