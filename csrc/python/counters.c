@@ -48,18 +48,6 @@ static PyObject *counter_get(PyObject *self, void *closure)
 	return PyLong_FromUnsignedLongLong(c->v[i]);
 }
 
-static PyObject *counters_index(PyObject *self, void *closure)
-{
-	(void)closure;
-	return PyLong_FromLong(COUNTERS(self)->index);
-}
-
-static PyObject *counters_name(PyObject *self, void *closure)
-{
-	(void)closure;
-	return PyUnicode_DecodeFSDefault(COUNTERS(self)->name);
-}
-
 /* {name: value} of every counter, in the kernel's order (None: not known). */
 static PyObject *counters_as_dict(PyObject *self, PyObject *unused)
 {
@@ -97,8 +85,8 @@ static PyObject *counters_reduce(PyObject *self, PyObject *unused)
 	(void)unused;
 	if (!mod || !(fn = PyObject_GetAttrString(mod, "_counters")))
 		return NULL;
-	return Py_BuildValue("(N(iNN))", fn, COUNTERS(self)->index, counters_name(self, NULL),
-			     counters_values(self));
+	return Py_BuildValue("(N(iNN))", fn, COUNTERS(self)->index,
+			     PyUnicode_DecodeFSDefault(COUNTERS(self)->name), counters_values(self));
 }
 
 /* The repr shows what people read first; as_dict() gives every counter. */
@@ -139,11 +127,17 @@ static Py_hash_t counters_hash(PyObject *self)
 
 #define COUNTER(name, i) {name, counter_get, NULL, NULL, (void *)(uintptr_t)(i)}
 
+static const size_t counters_name_at = offsetof(CountersObject, c.name);
+
+static PyMemberDef counters_members[] = {
+	{"index", T_INT, offsetof(CountersObject, c.index), READONLY, "Interface index (ifindex)."},
+	{NULL, 0, 0, 0, NULL},
+};
+
 /* In NETIFC_COUNTER_NAMES' order: the getter finds its value by position. */
 static PyGetSetDef counters_getset[] = {
-	{"index", counters_index, NULL, "Interface index (ifindex).", NULL},
-	{"ifname", counters_name, NULL, "Interface name, asked of the kernel with the counters.",
-	 NULL},
+	{"ifname", netifc_name_field_get, NULL,
+	 "Interface name, asked of the kernel with the counters.", (void *)&counters_name_at},
 	COUNTER("rx_packets", 0),
 	COUNTER("tx_packets", 1),
 	COUNTER("rx_bytes", 2),
@@ -193,7 +187,7 @@ const struct netifc_record_type netifc_counters_record = {
 	counters_hash,
 	counters_richcompare,
 	counters_getset,
-	NULL,
+	counters_members,
 	counters_methods,
 };
 

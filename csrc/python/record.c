@@ -381,6 +381,11 @@ PyObject *netifc_enum_field_get(PyObject *self, void *closure)
 	return netifc_enum_of(st, (PyObject *const *)((const char *)st + f->members), v);
 }
 
+PyObject *netifc_name_field_get(PyObject *self, void *closure)
+{
+	return PyUnicode_DecodeFSDefault((const char *)self + *(const size_t *)closure);
+}
+
 /* ---- Interface and Addr records ------------------------------------------ */
 
 PyObject *netifc_new_iface(modstate *st, const struct netifc_link *l, const char *pool)

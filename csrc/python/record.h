@@ -207,6 +207,10 @@ struct netifc_enum_field {
 	{offsetof(type, field), sizeof(((type *)0)->field), offsetof(modstate, slot)}
 PyObject *netifc_enum_field_get(PyObject *self, void *closure);
 
+/* A getset's getter of a NUL-ended name (a char array) as text (filesystem
+ * encoding): its closure points to the field's offset, a const size_t. */
+PyObject *netifc_name_field_get(PyObject *self, void *closure);
+
 /* ---- Interface and Addr records ------------------------------------------- */
 
 PyObject *netifc_new_iface(modstate *st, const struct netifc_link *l, const char *pool);

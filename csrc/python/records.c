@@ -53,27 +53,6 @@ static const char *iface_alt_at(const IfaceObject *o, size_t *len)
 	return (const char *)o->data + o->hwaddr_len + o->brd_len;
 }
 
-static PyObject *iface_index(PyObject *self, void *c)
-{
-	(void)c;
-	return PyLong_FromLong(IFACE(self)->index);
-}
-static PyObject *iface_mtu(PyObject *self, void *c)
-{
-	(void)c;
-	return PyLong_FromUnsignedLong(IFACE(self)->mtu);
-}
-static PyObject *iface_name(PyObject *self, void *c)
-{
-	(void)c;
-	return PyUnicode_DecodeFSDefault(IFACE(self)->name);
-}
-static PyObject *iface_raw_flags(PyObject *self, void *c)
-{
-	(void)c;
-	return PyLong_FromUnsignedLong(IFACE(self)->flags);
-}
-
 static PyObject *iface_flags(PyObject *self, void *c)
 {
 	modstate *st = netifc_state_of_type(Py_TYPE(self));
@@ -254,7 +233,7 @@ static PyObject *iface_reduce(PyObject *self, PyObject *unused)
 	if (!mod || !(fn = PyObject_GetAttrString(mod, "_interface")))
 		return NULL;
 	/* The NetNS goes too: a copy asks the same namespace; a pickle refuses it. */
-	return Py_BuildValue("(N(iNkky#iiy#NO))", fn, o->index, iface_name(self, NULL),
+	return Py_BuildValue("(N(iNkky#iiy#NO))", fn, o->index, PyUnicode_DecodeFSDefault(o->name),
 			     (unsigned long)o->mtu, (unsigned long)o->flags, (const char *)o->data,
 			     (Py_ssize_t)o->hwaddr_len, (int)o->type, (int)o->operstate,
 			     (const char *)iface_brd_at(o), (Py_ssize_t)o->brd_len,
@@ -317,15 +296,23 @@ static PyObject *iface_richcompare(PyObject *a, PyObject *b, int op)
 	return netifc_record_compare(a, b, op, iface_same);
 }
 
+static const size_t iface_name_at = offsetof(IfaceObject, name);
+
+static PyMemberDef iface_members[] = {
+	{"index", T_INT, offsetof(IfaceObject, index), READONLY,
+	 "Interface index (ifindex), positive."},
+	{"mtu", T_UINT, offsetof(IfaceObject, mtu), READONLY, "Maximum transmission unit in bytes."},
+	{"raw_flags", T_UINT, offsetof(IfaceObject, flags), READONLY,
+	 "The kernel's whole IFF_* word (LOWER_UP, PROMISC, ...)."},
+	{NULL, 0, 0, 0, NULL},
+};
+
 static struct netifc_enum_field iface_type_field = NETIFC_ENUM_FIELD(IfaceObject, type, LinkType);
 
 static PyGetSetDef iface_getset[] = {
-	{"index", iface_index, NULL, "Interface index (ifindex), positive.", NULL},
-	{"name", iface_name, NULL, "Interface name (filesystem encoding, surrogateescape).", NULL},
-	{"mtu", iface_mtu, NULL, "Maximum transmission unit in bytes.", NULL},
+	{"name", netifc_name_field_get, NULL,
+	 "Interface name (filesystem encoding, surrogateescape).", (void *)&iface_name_at},
 	{"flags", iface_flags, NULL, "netifc.Flags, Go's bits: up, broadcast, loopback, ...", NULL},
-	{"raw_flags", iface_raw_flags, NULL,
-	 "The kernel's whole IFF_* word (LOWER_UP, PROMISC, ...).", NULL},
 	{"hardware_addr", iface_hw, NULL, "Link-layer address as bytes; b'' when none or all zero.",
 	 NULL},
 	{"hardware_addr_str", iface_hw_str, NULL, "Link-layer address as 'aa:bb:..'; '' when none.",
@@ -378,27 +365,12 @@ const struct netifc_record_type netifc_iface_record = {
 	iface_hash,
 	iface_richcompare,
 	iface_getset,
-	NULL,
+	iface_members,
 	iface_methods,
 };
 
 /* ---- Addr ------------------------------------------------------------- */
 
-static PyObject *addr_prefixlen(PyObject *self, void *c)
-{
-	(void)c;
-	return PyLong_FromLong(ADDR(self)->prefixlen);
-}
-static PyObject *addr_index(PyObject *self, void *c)
-{
-	(void)c;
-	return PyLong_FromLong(ADDR(self)->index);
-}
-static PyObject *addr_zone(PyObject *self, void *c)
-{
-	(void)c;
-	return PyUnicode_DecodeFSDefault(ADDR(self)->zone);
-}
 static PyObject *addr_address(PyObject *self, void *c)
 {
 	(void)c;
@@ -452,7 +424,7 @@ static PyObject *addr_str(PyObject *self)
 	const struct netifc_addr *a = ADDR(self);
 	PyObject *ip = addr_address(self, NULL), *zone = NULL, *res = NULL;
 
-	if (ip && (zone = addr_zone(self, NULL)))
+	if (ip && (zone = PyUnicode_DecodeFSDefault(ADDR(self)->zone)))
 		res = PyUnicode_GetLength(zone)
 			      ? PyUnicode_FromFormat("%U%%%U/%d", ip, zone, a->prefixlen)
 			      : PyUnicode_FromFormat("%U/%d", ip, a->prefixlen);
@@ -474,7 +446,8 @@ static PyObject *call_ipaddress(const char *fn, PyObject *arg)
 
 static PyObject *addr_ip(PyObject *self, void *c)
 {
-	PyObject *ip = addr_address(self, NULL), *zone = addr_zone(self, NULL), *text = NULL;
+	PyObject *ip = addr_address(self, NULL),
+		 *zone = PyUnicode_DecodeFSDefault(ADDR(self)->zone), *text = NULL;
 
 	(void)c;
 	if (ip && zone)
@@ -577,6 +550,16 @@ static PyObject *addr_richcompare(PyObject *a, PyObject *b, int op)
 	return netifc_record_compare(a, b, op, addr_same);
 }
 
+static const size_t addr_zone_at = offsetof(AddrObject, a.zone);
+
+static PyMemberDef addr_members[] = {
+	{"prefixlen", T_UBYTE, offsetof(AddrObject, a.prefixlen), READONLY,
+	 "Prefix length in bits."},
+	{"index", T_INT, offsetof(AddrObject, a.index), READONLY,
+	 "Index of the interface the address belongs to."},
+	{NULL, 0, 0, 0, NULL},
+};
+
 static struct netifc_enum_field addr_family_field =
 					NETIFC_ENUM_FIELD(AddrObject, a.family, AddressFamily),
 				addr_scope_field = NETIFC_ENUM_FIELD(AddrObject, a.scope, Scopes);
@@ -585,11 +568,9 @@ static PyGetSetDef addr_getset[] = {
 	{"family", netifc_enum_field_get, NULL, "socket.AddressFamily: AF_INET or AF_INET6.",
 	 &addr_family_field},
 	{"address", addr_address, NULL, "This end's address as text, without zone.", NULL},
-	{"prefixlen", addr_prefixlen, NULL, "Prefix length in bits.", NULL},
-	{"zone", addr_zone, NULL,
+	{"zone", netifc_name_field_get, NULL,
 	 "Interface name for IPv6 link-local unicast and link-/interface-local multicast, else ''.",
-	 NULL},
-	{"index", addr_index, NULL, "Index of the interface the address belongs to.", NULL},
+	 (void *)&addr_zone_at},
 	{"peer", addr_peer, NULL, "Point-to-point peer address, or None.", NULL},
 	{"broadcast", addr_broadcast, NULL, "IPv4 broadcast address, or None.", NULL},
 	{"scope", netifc_enum_field_get, NULL,
@@ -624,7 +605,7 @@ const struct netifc_record_type netifc_addr_record = {
 	addr_hash,
 	addr_richcompare,
 	addr_getset,
-	NULL,
+	addr_members,
 	addr_methods,
 };
 

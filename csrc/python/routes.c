@@ -51,13 +51,9 @@ static PyObject *hop_gateway(PyObject *self, void *c)
 	(void)c;
 	return netifc_opt_ip_text(HOP(self)->gw_family, HOP(self)->gw_family, HOP(self)->gateway);
 }
-static PyObject *hop_ifname(PyObject *self, void *c)
-{
-	(void)c;
-	return PyUnicode_DecodeFSDefault(HOP(self)->name);
-}
-
-/* The enum fields, read by netifc_enum_field_get. */
+/* The names, read by netifc_name_field_get; the enum fields, by netifc_enum_field_get. */
+static const size_t hop_name_at = offsetof(NextHopObject, h.name),
+		    route_name_at = offsetof(RouteObject, r.name);
 static struct netifc_enum_field hop_flags_field =
 					NETIFC_ENUM_FIELD(NextHopObject, h.flags, RouteFlags),
 				route_family_field =
@@ -115,7 +111,8 @@ static PyGetSetDef hop_getset[] = {
 	{"gateway", hop_gateway, NULL, "Gateway address as text; None when none.", NULL},
 	{"flags", netifc_enum_field_get, NULL,
 	 "netifc.RouteFlags: RTNH_F_* (dead, onlink, linkdown, ...).", &hop_flags_field},
-	{"ifname", hop_ifname, NULL, "Output interface name; '' when none or gone.", NULL},
+	{"ifname", netifc_name_field_get, NULL, "Output interface name; '' when none or gone.",
+	 (void *)&hop_name_at},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -203,12 +200,6 @@ static PyObject *route_gateway(PyObject *self, void *c)
 	return netifc_opt_ip_text(ROUTE(self)->gw_family, ROUTE(self)->gw_family,
 				  ROUTE(self)->gateway);
 }
-static PyObject *route_ifname(PyObject *self, void *c)
-{
-	(void)c;
-	return PyUnicode_DecodeFSDefault(ROUTE(self)->name);
-}
-
 static PyObject *route_prefsrc(PyObject *self, void *c)
 {
 	(void)c;
@@ -321,7 +312,8 @@ static PyGetSetDef route_getset[] = {
 	{"flags", netifc_enum_field_get, NULL,
 	 "netifc.RouteFlags: RTNH_F_* (onlink, linkdown, ...) and RTM_F_* (cloned, ...).",
 	 &route_flags_field},
-	{"ifname", route_ifname, NULL, "Output interface name; '' when none or gone.", NULL},
+	{"ifname", netifc_name_field_get, NULL, "Output interface name; '' when none or gone.",
+	 (void *)&route_name_at},
 	{"prefsrc", route_prefsrc, NULL, "Preferred source address as text; None when none.", NULL},
 	{"pref", route_pref, NULL,
 	 "IPv6 router preference (0 medium, 1 high, 3 low); None when none.", NULL},
