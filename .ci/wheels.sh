@@ -11,7 +11,7 @@
 #      into a fresh venv, and the unpacked sdist's suite runs against it from
 #      outside any source tree (as root, so the namespace tests run).
 # Standalone: bash .ci/wheels.sh from the repository's root, as root, on a
-# fresh Debian 12.
+# fresh Debian 12; WHEELS_PYTHONS (below) narrows step 3 to some versions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CI="${CI:-true}"
@@ -36,6 +36,14 @@ for py in "$(pyenv root 2>/dev/null || echo /nonexistent)"/versions/3.*/bin/pyth
     case "$ver" in 3.9|3.1[0-3]) [ -n "${pythons[$ver]:-}" ] || pythons[$ver]=$py ;; esac
 done
 versions=$(printf '%s\n' "${!pythons[@]}" | sort -V)
+# WHEELS_PYTHONS="3.12 3.13": these versions only (CI runs them in two lanes);
+# each must be here.
+if [ -n "${WHEELS_PYTHONS:-}" ]; then
+    for ver in $WHEELS_PYTHONS; do
+        [ -n "${pythons[$ver]:-}" ] || { echo "wheels.sh: no CPython $ver here" >&2; exit 1; }
+    done
+    versions=$WHEELS_PYTHONS
+fi
 echo "CPython: $(echo $versions)"
 
 echo "== wheels 1. the sdist, and the wheels built from it"
@@ -48,7 +56,7 @@ mkdir "$scratch/src" "$scratch/build-src" "$scratch/run"
 tar -xzf "$sdist" -C "$scratch/src" --strip-components=1
 tar -xzf "$sdist" -C "$scratch/build-src" --strip-components=1
 "$scratch/tools/bin/python" -m build --wheel --outdir "$scratch/raw" "$scratch/build-src"
-if [ -n "${pythons[3.9]:-}" ]; then
+if [ -n "${pythons[3.9]:-}" ] && [[ " $versions " == *" 3.9 "* ]]; then
     "${pythons[3.9]}" -m venv "$scratch/tools-3.9"
     "$scratch/tools-3.9/bin/pip" install -q build
     "$scratch/tools-3.9/bin/python" -m build --wheel --outdir "$scratch/raw" "$scratch/build-src"
