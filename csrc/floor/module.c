@@ -188,12 +188,7 @@ static PyMethodDef floor_methods[] = {
 };
 
 static PyModuleDef_Slot floor_slots[] = {
-/* The value is guarded, not the slot: 3.15's headers define every slot's
- * number whatever the Limited API, its values only from the version that
- * added them (3.12). */
-#if defined(Py_mod_multiple_interpreters) && defined(Py_MOD_PER_INTERPRETER_GIL_SUPPORTED)
-	{ Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED },
-#endif
+	{ 0, NULL }, /* netifc_own_gil_slot's */
 	{ 0, NULL },
 };
 
@@ -211,5 +206,6 @@ static struct PyModuleDef floor_def = {
 
 PyMODINIT_FUNC PyInit__floor(void)
 {
+	netifc_own_gil_slot(&floor_slots[0]);
 	return PyModuleDef_Init(&floor_def);
 }

@@ -11,6 +11,25 @@
 #include <Python.h>
 #include <structmember.h>       /* PyMemberDef, there alone before 3.12 */
 
+#include <stdio.h>
+
+/*
+ * *slot becomes {Py_mod_multiple_interpreters,
+ * Py_MOD_PER_INTERPRETER_GIL_SUPPORTED} where the CPython that imports the
+ * module knows that slot (3.12 on), else stays {0, NULL}: decided when the
+ * module is imported, since an abi3 build may come from headers older than
+ * the slot, and an older CPython refuses a slot it does not know.  3 and 2
+ * are the slot's and the value's numbers in the stable ABI.
+ */
+static inline void netifc_own_gil_slot(PyModuleDef_Slot *slot)
+{
+	int major = 0, minor = 0;
+
+	if (sscanf(Py_GetVersion(), "%d.%d", &major, &minor) == 2 &&
+	    (major > 3 || (major == 3 && minor >= 12)))
+		*slot = (PyModuleDef_Slot){3, (void *)2};
+}
+
 #if PY_VERSION_HEX < 0x030A0000
 static inline PyObject *netifc_new_ref(PyObject *o)
 {

@@ -353,12 +353,7 @@ static void module_free(void *m)
 
 static PyModuleDef_Slot module_slots[] = {
 	{Py_mod_exec, module_exec},
-/* The value is guarded, not the slot: 3.15's headers define every slot's
- * number whatever the Limited API, its values only from the version that
- * added them (3.12). */
-#if defined(Py_mod_multiple_interpreters) && defined(Py_MOD_PER_INTERPRETER_GIL_SUPPORTED)
-	{Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
-#endif
+	{0, NULL}, /* netifc_own_gil_slot's */
 	{0, NULL},
 };
 
@@ -376,5 +371,6 @@ static struct PyModuleDef module_def = {
 
 PyMODINIT_FUNC PyInit__netifc(void)
 {
+	netifc_own_gil_slot(&module_slots[1]);
 	return PyModuleDef_Init(&module_def);
 }
