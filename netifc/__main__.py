@@ -19,9 +19,9 @@ _HERE = Namespace()
 
 
 def _failed(e: Exception) -> int:
-    """Say why a call failed (an OSError by its strerror); the exit status 1."""
+    """Say why a call failed (an OSError by its strerror and file); the exit status 1."""
     if isinstance(e, OSError) and e.strerror:
-        text = e.strerror
+        text = e.strerror if e.filename is None else f"{e.strerror}: {e.filename}"
     else:
         text = e.args[0] if e.args and isinstance(e.args[0], str) else str(e)
     print(f"netifc: {text}", file=sys.stderr)

@@ -41,18 +41,24 @@ def _where(netns: Union[str, os.PathLike[str]]) -> Tuple[Optional[str], str]:
     return None, path
 
 
-def _entered(fd: int, what: str, path: Optional[str]) -> _NetNS:
+def _said(text: str, what: Optional[str]) -> str:
+    """text naming the namespace once: what is its name or fd, None where the
+    OSError's filename (the path) is all there is to say."""
+    return f"{text} {what}" if what else text
+
+
+def _entered(fd: int, what: Optional[str], path: Optional[str]) -> _NetNS:
     """The C namespace record for fd, its socket made there; errors name `what`."""
     try:
         return _netifc._NetNS(fd)
     except OSError as e:
         if e.errno == errno.EPERM:
-            raise PermissionError(
-                e.errno, f"cannot enter network namespace {what} (setns needs CAP_SYS_ADMIN)", path
-            ) from None
+            text = _said("cannot enter network namespace", what)
+            raise PermissionError(e.errno, f"{text} (setns needs CAP_SYS_ADMIN)", path) from None
         if e.errno == errno.EINVAL:
-            raise OSError(e.errno, f"not a network namespace: {what}", path) from None
-        raise OSError(e.errno, f"network namespace {what}: {e.strerror}", path) from None
+            raise OSError(e.errno, _said("not a network namespace", what), path) from None
+        text = _said("network namespace", what)
+        raise OSError(e.errno, f"{text}: {e.strerror}", path) from None
 
 
 class NetNS(Namespace):
@@ -104,15 +110,16 @@ class NetNS(Namespace):
             self._in(_entered(netns, f"fd {netns}", None))
             return
         self.name, self.path = _where(netns)
-        what = repr(self.name if self.name is not None else self.path)
+        what = repr(self.name) if self.name is not None else None
         try:
             fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
         except FileNotFoundError:
             raise FileNotFoundError(
-                errno.ENOENT, f"no such network namespace: {what}", self.path
+                errno.ENOENT, _said("no such network namespace", what), self.path
             ) from None
         except OSError as e:
-            raise type(e)(e.errno, f"network namespace {what}: {e.strerror}", self.path) from None
+            text = _said("network namespace", what)
+            raise type(e)(e.errno, f"{text}: {e.strerror}", self.path) from None
         try:
             self._in(_entered(fd, what, self.path))
         finally:

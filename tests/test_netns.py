@@ -340,6 +340,34 @@ def test_bad_arguments():
     assert e.value.errno == errno.EINVAL and "not a network namespace" in str(e.value)
 
 
+def test_errors_name_the_namespace_once(tmp_path):
+    """The OSError's filename is the path; its text adds only a name."""
+    require_namespaces()  # entering one needs CAP_SYS_ADMIN: else EPERM
+    cases = [
+        ("/etc/passwd", errno.EINVAL, "[Errno 22] not a network namespace: '/etc/passwd'"),
+        (
+            str(tmp_path / "gone"),
+            errno.ENOENT,
+            f"[Errno 2] no such network namespace: '{tmp_path / 'gone'}'",
+        ),
+        (
+            "nfc-no-such-ns",
+            errno.ENOENT,
+            "[Errno 2] no such network namespace 'nfc-no-such-ns': '/run/netns/nfc-no-such-ns'",
+        ),
+    ]
+    for arg, err, text in cases:
+        with pytest.raises(OSError) as e:
+            netifc.NetNS(arg)
+        assert (e.value.errno, str(e.value)) == (err, text)
+        assert str(e.value).count(e.value.filename) == 1
+        r = subprocess.run(
+            [sys.executable, "-m", "netifc", "-n", arg], capture_output=True, text=True, cwd="/"
+        )
+        assert r.returncode == 1
+        assert r.stderr.count(e.value.filename) == 1, r.stderr
+
+
 def test_getifaddrs_backend_refuses(nets):
     n = netifc.NetNS(nets[0].name)
     netifc._netifc._set_backend("getifaddrs", 0)
