@@ -61,7 +61,9 @@ assert any(n.startswith("netifc/_netifc.") and n.endswith(".so") for n in in_whe
     "the wheel lacks the extension"
 with zipfile.ZipFile(wheel) as z:
     meta = z.read(f"{dist_info}/METADATA").decode()
-assert "License-Expression: MIT\n" in meta and "License-File: LICENSE\n" in meta, meta
+# the License field older pips show, not an SPDX License-Expression (pyproject.toml)
+assert "License: MIT\n" in meta and "License-File: LICENSE\n" in meta, meta
+assert "License-Expression:" not in meta, meta
 print(f"sdist: {len(in_sdist)} files; wheel: {len(in_wheel)} files; LICENSE in both")
 EOF
 
