@@ -41,7 +41,8 @@ mkdir "$scratch/src"
 CFLAGS="-fsanitize=thread -fno-omit-frame-pointer -g" LDFLAGS="-fsanitize=thread" \
     "$scratch/venv/bin/pip" install -q --no-cache-dir --no-deps "$scratch/src"
 for ext in "$scratch"/venv/lib/python3*/site-packages/netifc/_netifc*.so; do
-    nm -D "$ext" | grep -q __tsan_read || { echo "tsan.sh: $ext is not instrumented" >&2; exit 1; }
+    syms=$(nm -D "$ext")     # whole, first: grep -q would end a pipe early (SIGPIPE under pipefail)
+    grep -q __tsan_read <<<"$syms" || { echo "tsan.sh: $ext is not instrumented" >&2; exit 1; }
 done
 
 # The threads, forks, namespaces and live tables: every test of these files
