@@ -188,24 +188,19 @@ static PyMethodDef floor_methods[] = {
 };
 
 static PyModuleDef_Slot floor_slots[] = {
-	{ 0, NULL }, /* netifc_own_gil_slot's */
+	{ 0, NULL }, /* netifc_module_init's */
 	{ 0, NULL },
 };
 
 static struct PyModuleDef floor_def = {
 	PyModuleDef_HEAD_INIT,
-	"netifc._floor",
-	"The kernel floor of netifc's benchmarks: the same requests, nothing built.",
-	0,
-	floor_methods,
-	floor_slots,
-	NULL,
-	NULL,
-	NULL,
+	.m_name = "netifc._floor",
+	.m_doc = "The kernel floor of netifc's benchmarks: the same requests, nothing built.",
+	.m_methods = floor_methods,
+	.m_slots = floor_slots,
 };
 
 PyMODINIT_FUNC PyInit__floor(void)
 {
-	netifc_own_gil_slot(&floor_slots[0]);
-	return PyModuleDef_Init(&floor_def);
+	return netifc_module_init(&floor_def);
 }

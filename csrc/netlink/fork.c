@@ -100,3 +100,24 @@ void nl_fork_remove(enum nl_fork_list list, struct nl_fork_entry *e)
 		e->next->prev = e->prev;
 	e->next = e->prev = NULL;
 }
+
+int nl_fork_own(struct nl_fork_entry *e, pthread_mutex_t *lock,
+		void (*in_child)(struct nl_fork_entry *e))
+{
+	int r;
+
+	if ((r = nl_fork_ready()) != 0 || (r = pthread_mutex_init(lock, NULL)) != 0)
+		return r;
+	e->lock = lock;
+	e->in_child = in_child;
+	e->next = e->prev = NULL;
+	return 0;
+}
+
+void nl_fork_drop(enum nl_fork_list list, struct nl_fork_entry *e)
+{
+	nl_fork_lock(list);
+	nl_fork_remove(list, e);
+	nl_fork_unlock(list);
+	pthread_mutex_destroy(e->lock);
+}

@@ -42,4 +42,14 @@ void nl_fork_unlock(enum nl_fork_list list);
 void nl_fork_add(enum nl_fork_list list, struct nl_fork_entry *e);
 void nl_fork_remove(enum nl_fork_list list, struct nl_fork_entry *e);
 
+/*
+ * An entry with a lock of its own (a watch, a namespace): nl_fork_own makes
+ * the lock and readies the handlers (0 or an errno; on an errno nothing is
+ * left to undo); nl_fork_drop, when the entry's calls are over, takes it off
+ * the list if it is on it and destroys the lock.
+ */
+int nl_fork_own(struct nl_fork_entry *e, pthread_mutex_t *lock,
+		void (*in_child)(struct nl_fork_entry *e));
+void nl_fork_drop(enum nl_fork_list list, struct nl_fork_entry *e);
+
 #endif

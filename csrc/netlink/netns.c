@@ -218,17 +218,10 @@ int netifc_ns_open(int nsfd, struct netifc_ns **out)
 	if (!ns)
 		return -ENOMEM;
 	ns->s.fd = -1;
-	if ((r = pthread_mutex_init(&ns->lock, NULL)) != 0) {
+	if ((r = nl_fork_own(&ns->fork, &ns->lock, ns_in_child)) != 0) {
 		free(ns);
 		return -r;
 	}
-	if ((r = nl_fork_ready()) != 0) {
-		pthread_mutex_destroy(&ns->lock);
-		free(ns);
-		return -r;
-	}
-	ns->fork.lock = &ns->lock;
-	ns->fork.in_child = ns_in_child;
 	nl_fork_lock(NL_FORK_NAMESPACES);
 	ns->fd = fcntl(nsfd, F_DUPFD_CLOEXEC, 0);
 	r = ns->fd < 0 ? -errno : open_in(ns, &ns->s, 1, 0);
@@ -238,7 +231,7 @@ int netifc_ns_open(int nsfd, struct netifc_ns **out)
 		close(ns->fd);
 	nl_fork_unlock(NL_FORK_NAMESPACES);
 	if (r < 0) {
-		pthread_mutex_destroy(&ns->lock);
+		nl_fork_drop(NL_FORK_NAMESPACES, &ns->fork);
 		free(ns);
 		return r;
 	}
@@ -262,9 +255,6 @@ void netifc_ns_close(struct netifc_ns *ns)
 void netifc_ns_free(struct netifc_ns *ns)
 {
 	netifc_ns_close(ns);
-	nl_fork_lock(NL_FORK_NAMESPACES);
-	nl_fork_remove(NL_FORK_NAMESPACES, &ns->fork);
-	nl_fork_unlock(NL_FORK_NAMESPACES);
-	pthread_mutex_destroy(&ns->lock);
+	nl_fork_drop(NL_FORK_NAMESPACES, &ns->fork);
 	free(ns);
 }

@@ -43,6 +43,16 @@ int nl_attr_next(const uint8_t **p, long *rem, struct nl_attr *a)
 	return 1;
 }
 
+int nl_msg_header(const uint8_t **p, size_t len, void *hdr, size_t size, long *rem)
+{
+	*rem = (long)len - (long)NLMSG_ALIGN(size);
+	if (*rem < 0)
+		return -EPROTO;
+	memcpy(hdr, *p, size);
+	*p += NLMSG_ALIGN(size);
+	return 0;
+}
+
 int nl_attr_u32(const struct nl_attr *a, uint32_t *v)
 {
 	if (a->len < sizeof *v)
@@ -222,14 +232,13 @@ static int link_msg(const uint8_t *p, size_t len, struct netifc_links *t)
 {
 	struct ifinfomsg ifi;
 	struct netifc_link *l;
-	long rem = (long)len - (long)NLMSG_ALIGN(sizeof ifi);
+	long rem;
 	size_t n = t->n;
 	struct nl_attr a;
 	int named = 0, r;
 
-	if (rem < 0)
-		return -EPROTO;
-	memcpy(&ifi, p, sizeof ifi);
+	if ((r = nl_msg_header(&p, len, &ifi, sizeof ifi, &rem)) < 0)
+		return r;
 	if (ifi.ifi_family != AF_UNSPEC)
 		return 0;
 	if (ifi.ifi_index <= 0)
@@ -239,7 +248,6 @@ static int link_msg(const uint8_t *p, size_t len, struct netifc_links *t)
 	l->index = ifi.ifi_index;
 	l->flags = ifi.ifi_flags;
 	l->type = ifi.ifi_type;
-	p += NLMSG_ALIGN(sizeof ifi);
 	/* l stays valid: only the pool grows while the attributes are read. */
 	while ((r = nl_attr_next(&p, &rem, &a)) > 0)
 		if ((r = link_attr(t, l, &a, &named)) < 0)
@@ -332,14 +340,13 @@ static int addr_msg(const uint8_t *p, size_t len, struct netifc_addr *o)
 {
 	struct ifaddrmsg ifa;
 	struct addr_attrs t;
-	long rem = (long)len - (long)NLMSG_ALIGN(sizeof ifa);
+	long rem;
 	size_t alen;
 	struct nl_attr a;
 	int r;
 
-	if (rem < 0)
-		return -EPROTO;
-	memcpy(&ifa, p, sizeof ifa);
+	if ((r = nl_msg_header(&p, len, &ifa, sizeof ifa, &rem)) < 0)
+		return r;
 	alen = netifc_family_len(ifa.ifa_family);
 	if (!alen)
 		return 0;
@@ -347,7 +354,6 @@ static int addr_msg(const uint8_t *p, size_t len, struct netifc_addr *o)
 		return -EPROTO;
 	memset(&t, 0, sizeof t);
 	t.flags = ifa.ifa_flags;
-	p += NLMSG_ALIGN(sizeof ifa);
 	while ((r = nl_attr_next(&p, &rem, &a)) > 0)
 		if ((r = addr_attr(&t, &a, alen)) < 0)
 			return r;

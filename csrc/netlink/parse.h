@@ -42,6 +42,13 @@ struct nl_attr {
 
 int nl_attr_next(const uint8_t **p, long *rem, struct nl_attr *a);
 
+/*
+ * A message's fixed header (struct ifinfomsg, ifaddrmsg, rtmsg): its size
+ * bytes copied to hdr, and *p moved to the attributes after it, with *rem
+ * what is left of the payload; -EPROTO when the payload is shorter.
+ */
+int nl_msg_header(const uint8_t **p, size_t len, void *hdr, size_t size, long *rem);
+
 /* A 32-bit attribute's value: 0, or -EPROTO when it has fewer than 4 bytes. */
 int nl_attr_u32(const struct nl_attr *a, uint32_t *v);
 

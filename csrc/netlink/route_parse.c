@@ -162,14 +162,13 @@ static int route_msg(const uint8_t *p, size_t len, struct netifc_routes *t)
 {
 	struct rtmsg rtm;
 	struct netifc_route *rt;
-	long rem = (long)len - (long)NLMSG_ALIGN(sizeof rtm);
+	long rem;
 	size_t n = t->n, nh_n = t->nh_n;
 	struct nl_attr a;
 	int r;
 
-	if (rem < 0)
-		return -EPROTO;
-	memcpy(&rtm, p, sizeof rtm);
+	if ((r = nl_msg_header(&p, len, &rtm, sizeof rtm, &rem)) < 0)
+		return r;
 	if (!netifc_family_len(rtm.rtm_family))
 		return 0;
 	if (rtm.rtm_dst_len > netifc_family_len(rtm.rtm_family) * 8)
@@ -184,7 +183,6 @@ static int route_msg(const uint8_t *p, size_t len, struct netifc_routes *t)
 	rt->flags = rtm.rtm_flags;
 	rt->table = rtm.rtm_table;
 	rt->nh_off = (uint32_t)nh_n;
-	p += NLMSG_ALIGN(sizeof rtm);
 	/* rt stays valid: only the next hops grow while the attributes are read. */
 	while ((r = nl_attr_next(&p, &rem, &a)) > 0)
 		if ((r = route_attr(t, rt, &a)) < 0)

@@ -88,10 +88,8 @@ int nl_watch_open(struct nl_watch *w, struct netifc_ns *ns, unsigned groups)
 
 	memset(w, 0, sizeof *w);
 	w->fd = -1;
-	if ((r = nl_fork_ready()) != 0 || (r = pthread_mutex_init(&w->lock, NULL)) != 0)
+	if ((r = nl_fork_own(&w->fork, &w->lock, watch_in_child)) != 0)
 		return -r;
-	w->fork.lock = &w->lock;
-	w->fork.in_child = watch_in_child;
 	nl_fork_lock(NL_FORK_WATCHES); /* then ns->lock, in open_socket: the registry's order */
 	if ((r = open_socket(w, ns, groups)) < 0 && w->fd >= 0) {
 		close(w->fd);
@@ -101,7 +99,7 @@ int nl_watch_open(struct nl_watch *w, struct netifc_ns *ns, unsigned groups)
 		nl_fork_add(NL_FORK_WATCHES, &w->fork);
 	nl_fork_unlock(NL_FORK_WATCHES);
 	if (r < 0)
-		pthread_mutex_destroy(&w->lock);
+		nl_fork_drop(NL_FORK_WATCHES, &w->fork);
 	return r;
 }
 
@@ -221,10 +219,7 @@ void nl_watch_close(struct nl_watch *w)
 void nl_watch_free(struct nl_watch *w)
 {
 	nl_watch_close(w);
-	nl_fork_lock(NL_FORK_WATCHES);
-	nl_fork_remove(NL_FORK_WATCHES, &w->fork);
-	nl_fork_unlock(NL_FORK_WATCHES);
-	pthread_mutex_destroy(&w->lock);
+	nl_fork_drop(NL_FORK_WATCHES, &w->fork);
 	free(w->buf);
 	w->buf = NULL;
 }

@@ -14,20 +14,25 @@
 #include <stdio.h>
 
 /*
- * *slot becomes {Py_mod_multiple_interpreters,
- * Py_MOD_PER_INTERPRETER_GIL_SUPPORTED} where the CPython that imports the
- * module knows that slot (3.12 on), else stays {0, NULL}: decided when the
- * module is imported, since an abi3 build may come from headers older than
- * the slot, and an older CPython refuses a slot it does not know.  3 and 2
- * are the slot's and the value's numbers in the stable ABI.
+ * PyInit's answer for def, whose slots end in two {0, NULL}: the first
+ * becomes {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED}
+ * where the CPython that imports the module knows that slot (3.12 on), and
+ * stays the end elsewhere.  Decided when the module is imported, since an
+ * abi3 build may come from headers older than the slot, and an older CPython
+ * refuses a slot it does not know.  3 and 2 are the slot's and the value's
+ * numbers in the stable ABI.
  */
-static inline void netifc_own_gil_slot(PyModuleDef_Slot *slot)
+static inline PyObject *netifc_module_init(PyModuleDef *def)
 {
+	PyModuleDef_Slot *slot = def->m_slots;
 	int major = 0, minor = 0;
 
+	while (slot->slot != 0)
+		slot++;
 	if (sscanf(Py_GetVersion(), "%d.%d", &major, &minor) == 2 &&
 	    (major > 3 || (major == 3 && minor >= 12)))
 		*slot = (PyModuleDef_Slot){3, (void *)2};
+	return PyModuleDef_Init(def);
 }
 
 #if PY_VERSION_HEX < 0x030A0000
@@ -59,14 +64,6 @@ static inline int netifc_module_add_ref(PyObject *m, const char *name, PyObject 
 		PyObject *old_ = (PyObject *)(dst); \
 		(dst) = (src); \
 		Py_XDECREF(old_); \
-	} while (0)
-#endif
-#ifndef Py_SETREF
-#define Py_SETREF(dst, src) \
-	do { \
-		PyObject *old_ = (PyObject *)(dst); \
-		(dst) = (src); \
-		Py_DECREF(old_); \
 	} while (0)
 #endif
 

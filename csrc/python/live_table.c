@@ -420,10 +420,10 @@ int lt_merge(TablesObject *t)
 		PyMem_Free(t->by_name);
 		t->by_name = NULL;
 	}
-	Py_SETREF(t->addrs.tuple, addrs);
+	Py_XSETREF(t->addrs.tuple, addrs);
 	if (groups)
-		Py_SETREF(t->groups.tuple, groups);
-	Py_SETREF(t->links.tuple, links);
+		Py_XSETREF(t->groups.tuple, groups);
+	Py_XSETREF(t->links.tuple, links);
 	addrs = groups = links = NULL;
 	delta_clear(&t->links.d);
 	delta_clear(&t->addrs.d);

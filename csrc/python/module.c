@@ -353,24 +353,23 @@ static void module_free(void *m)
 
 static PyModuleDef_Slot module_slots[] = {
 	{Py_mod_exec, module_exec},
-	{0, NULL}, /* netifc_own_gil_slot's */
+	{0, NULL}, /* netifc_module_init's */
 	{0, NULL},
 };
 
 static struct PyModuleDef module_def = {
 	PyModuleDef_HEAD_INIT,
-	"netifc._netifc",
-	"netifc's C core: network interfaces, addresses and groups from the kernel.",
-	sizeof(modstate),
-	module_methods,
-	module_slots,
-	module_traverse,
-	module_clear,
-	module_free,
+	.m_name = "netifc._netifc",
+	.m_doc = "netifc's C core: network interfaces, addresses and groups from the kernel.",
+	.m_size = sizeof(modstate),
+	.m_methods = module_methods,
+	.m_slots = module_slots,
+	.m_traverse = module_traverse,
+	.m_clear = module_clear,
+	.m_free = module_free,
 };
 
 PyMODINIT_FUNC PyInit__netifc(void)
 {
-	netifc_own_gil_slot(&module_slots[1]);
-	return PyModuleDef_Init(&module_def);
+	return netifc_module_init(&module_def);
 }
