@@ -15,6 +15,7 @@ import sys
 from typing import TYPE_CHECKING, Optional, Tuple, Union
 
 from . import _netifc
+from .closing import Closing
 from .namespace import Namespace
 from .watch import Live, Watcher
 
@@ -61,7 +62,7 @@ def _entered(fd: int, what: Optional[str], path: Optional[str]) -> _NetNS:
         raise OSError(e.errno, f"{text}: {e.strerror}", path) from None
 
 
-class NetNS(Namespace):
+class NetNS(Closing, Namespace):
     """A network namespace other than the calling thread's (or the same one, by
     path): ``NetNS("blue")`` as ``ip netns`` names it (/run/netns/blue), a path
     such as ``/proc/PID/ns/net``, or an open descriptor (duplicated: the
@@ -149,12 +150,6 @@ class NetNS(Namespace):
         """Close the socket and the descriptor; calls then raise ValueError.
         Closing again does nothing."""
         self._ns.close()
-
-    def __enter__(self) -> NetNS:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         where = (

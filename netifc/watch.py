@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, AsyncIterator, Deque, Dict, Iterator, List, Op
 
 from . import _netifc
 from ._netifc import Addr, Interface
+from .closing import Closing
 from .namespace import Namespace, _ns_of
 from .snapshot import Snapshot
 
@@ -191,12 +192,13 @@ def _tables(live: bool, netns: Optional[Namespace] = None) -> _Tables:
 # ---- Watcher ----------------------------------------------------------------------
 
 
-class Watcher:
+class Watcher(Closing):
     """Change events of the network interfaces, addresses and multicast groups.
 
     ``poll(timeout)`` returns the events that happened; iterating blocks for the
     next one; ``async for`` waits on asyncio's loop (``add_reader``, no thread).
-    Works unprivileged. A Watcher belongs to the process that made it: a forked
+    Works unprivileged. A context manager, whose exit calls ``close()``.
+    A Watcher belongs to the process that made it: a forked
     child finds it closed. It watches the network namespace of the thread that
     made it, or the ``netns`` given (a ``netifc.NetNS``, which it needs open to
     read its tables again). Not to be shared between threads (``live()`` is).
@@ -241,12 +243,6 @@ class Watcher:
     def close(self) -> None:
         """Close the socket; iteration then ends. Closing again does nothing."""
         self._tables.close()
-
-    def __enter__(self) -> Watcher:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def _take(self) -> None:
         """What is pending now, without blocking, onto the queue."""
@@ -325,13 +321,14 @@ class Watcher:
 # ---- live tables ----------------------------------------------------------------------
 
 
-class Live(_Base):
+class Live(Closing, _Base):
     """Snapshot's read API, always current: every read first applies the
     notifications pending (one zero-timeout poll() when there are none), so
     a change made before the read is in it. Safe to share between threads:
     each read sees one consistent table (every address's index names an
     interface of the same read). A forked child, or a read after close(),
-    opens its own socket and reads the tables again. ``Live(netns)`` keeps
+    opens its own socket and reads the tables again. A context manager,
+    whose exit calls close(). ``Live(netns)`` keeps
     those of a ``netifc.NetNS`` (which it needs open to read them again).
 
     ``interfaces``, ``addrs``, ``by_index()``, ``by_name()``, ``addrs_of()``

@@ -944,3 +944,40 @@ def test_watch_cli_unknown_interface(ns):
         env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)),
     )
     assert r.returncode == 1 and "no-such0" in r.stderr
+
+
+def fd_target(fd):
+    """What /proc says descriptor fd is ("socket:[123]"), or None when it is closed."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except FileNotFoundError:
+        return None
+
+
+@pytest.mark.parametrize("make", ["live", "Watcher", "NetNS"])
+def test_context_managers_close_what_they_hold(ns, make):
+    """live(), a Watcher and a NetNS hand themselves to a with block and close
+    their descriptor when it ends, by an exception too (as /proc/self/fd
+    tells); live tables read after it open another socket and equal ip."""
+    if make == "NetNS":
+        opened = lambda: netifc.NetNS(ns.name)  # noqa: E731
+    else:
+        opened = getattr(netifc, make)
+    with pytest.raises(RuntimeError, match="inside"):
+        with opened() as held:
+            fd = held.fileno()
+            target = fd_target(fd)
+            if make == "NetNS":  # the namespace's own file
+                assert (
+                    os.stat(f"/proc/self/fd/{fd}").st_ino == os.stat(f"/run/netns/{ns.name}").st_ino
+                )
+            else:
+                assert target is not None and target.startswith("socket:")
+            raise RuntimeError("inside")
+    assert fd_target(fd) != target
+    if make == "live":
+        ns.ip("link", "add", "c0", "type", "veth", "peer", "name", "c1")
+        assert netifc_view(held.interfaces, held.addrs, held.groups) == ip_view(ns)
+        held.close()
+    else:
+        assert held.closed

@@ -154,6 +154,8 @@ def check_live() -> None:
         check_snapshot(assert_type(lv.snapshot(), netifc.Snapshot))
     finally:
         lv.close()
+    with netifc.live() as held:
+        assert isinstance(assert_type(held, netifc.Live).interfaces, tuple)
     with netifc.Watcher() as w:
         assert isinstance(assert_type(w.fileno(), int), int)
         for e in assert_type(w.poll(0), "list[netifc.Event]"):
