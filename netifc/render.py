@@ -13,6 +13,8 @@ import os
 import socket
 from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
+from .enums import AddrFlags
+
 if TYPE_CHECKING:
     from ._netifc import Addr, Interface
     from .watch import Event
@@ -134,24 +136,15 @@ _IFF_WORDS = (
     (0x40000, "ECHO"),
 )
 
-# IFA_F_* bits in the order ip prints them; bit 0x01 is "temporary" on IPv6.
-_IFA_F_SECONDARY = 0x01
-_IFA_F_DEPRECATED = 0x20
-_IFA_F_PERMANENT = 0x80
-_IFA_WORDS = (
-    (0x01, "secondary"),
-    (0x02, "nodad"),
-    (0x04, "optimistic"),
-    (0x08, "dadfailed"),
-    (0x10, "home"),
-    (0x20, "deprecated"),
-    (0x40, "tentative"),
-    (0x80, "permanent"),
-    (0x100, "mngtmpaddr"),
-    (0x200, "noprefixroute"),
-    (0x400, "autojoin"),
-    (0x800, "stable-privacy"),
-)
+# ip's word for an IFA_F_* bit (ip prints them in value order, as the members
+# of AddrFlags and Addr6Flags stand) where it is not the member's name in
+# lower case.
+_IFA_WORDS = {
+    "HOMEADDRESS": "home",
+    "MANAGETEMPADDR": "mngtmpaddr",
+    "MCAUTOJOIN": "autojoin",
+    "STABLE_PRIVACY": "stable-privacy",
+}
 
 _COLORS = {"name": "36", "up": "32", "down": "31", "inet": "35", "inet6": "34", "mac": "33"}
 
@@ -192,20 +185,21 @@ def _link_flag_words(raw_flags: int) -> List[str]:
 
 
 def _addr_flag_words(a: Addr) -> List[str]:
-    """ip's words for an address's IFA_F_* bits, in ip's order. "dynamic"
+    """ip's words for an address's IFA_F_* bits, in ip's order (0x01 is
+    "secondary" on IPv4, "temporary" on IPv6: its flags' own enums). "dynamic"
     stands where "permanent" would be missing, when the backend knows
     (lifetimes known); bits without a name end as ``flags XX``."""
     words = []
-    left = int(a.flags)
-    for bit, word in _IFA_WORDS:
-        if bit == _IFA_F_PERMANENT:
-            if not left & bit and a.valid_lifetime is not None:
+    flags = a.flags
+    left = int(flags)
+    for member in type(flags):
+        if member is type(flags).PERMANENT:
+            if not left & member and a.valid_lifetime is not None:
                 words.append("dynamic")
-        elif left & bit:
-            if bit == _IFA_F_SECONDARY and a.family == socket.AF_INET6:
-                word = "temporary"
-            words.append(word)
-        left &= ~bit
+        elif left & member:
+            name = str(member.name)
+            words.append(_IFA_WORDS.get(name, name.lower()))
+        left &= ~member
     if left:
         words.append(f"flags {left:02x}")
     return words
@@ -275,7 +269,7 @@ def _addr_lines(a: Addr, color: bool, multicast: bool) -> List[str]:
         parts.append(f"brd {_paint(a.broadcast, fam, color)}")
     parts.append(f"scope {_scope_word(a.scope)}")
     parts.extend(_addr_flag_words(a))
-    deprecated = bool(int(a.flags) & _IFA_F_DEPRECATED)
+    deprecated = bool(a.flags & AddrFlags.DEPRECATED)
     return [
         " ".join(parts),
         f"       valid_lft {_lifetime(a.valid_lifetime)}"
