@@ -176,68 +176,89 @@ def _installed(name: str) -> Any:
         return None
 
 
-def peer_bodies(lo: netifc.Interface) -> Dict[str, Dict[str, Callable[[], object]]]:
+_Bodies = Dict[str, Dict[str, Callable[[], object]]]  # {benchmark name: {peer: callable}}
+
+
+def _socket_bodies(m: Any, lo: netifc.Interface) -> _Bodies:
+    """The standard library's name and index calls."""
+    return {
+        "BenchmarkInterfaces": {"socket.if_nameindex": m.if_nameindex},
+        "BenchmarkInterfaceByIndex": {"socket.if_indextoname": lambda: m.if_indextoname(lo.index)},
+        "BenchmarkInterfaceByName": {"socket.if_nametoindex": lambda: m.if_nametoindex(lo.name)},
+    }
+
+
+def _psutil_bodies(m: Any, lo: netifc.Interface) -> _Bodies:
+    return {
+        "BenchmarkInterfaces": {"psutil.net_if_stats": m.net_if_stats},
+        "BenchmarkInterfaceAddrs": {"psutil.net_if_addrs": m.net_if_addrs},
+        SNAPSHOT: {
+            "psutil.net_if_addrs+net_if_stats": lambda: (m.net_if_addrs(), m.net_if_stats())
+        },
+        "Counters": {"psutil.net_io_counters(pernic)": lambda: m.net_io_counters(pernic=True)},
+    }
+
+
+def _netifaces_bodies(m: Any, lo: netifc.Interface) -> _Bodies:
+    def each() -> object:
+        return [m.ifaddresses(n) for n in m.interfaces()]
+
+    return {
+        "BenchmarkInterfaces": {"netifaces.interfaces": m.interfaces},
+        "BenchmarkInterfaceAddrs": {"netifaces.ifaddresses(each)": each},
+        "BenchmarkInterfacesAndAddrs": {"netifaces.ifaddresses": lambda: m.ifaddresses(lo.name)},
+        SNAPSHOT: {"netifaces.ifaddresses(each)": each},
+        "DefaultGateways": {"netifaces.gateways": m.gateways},
+        "NetifacesIfaddresses": {"netifaces.ifaddresses": lambda: m.ifaddresses(lo.name)},
+    }
+
+
+def _ifaddr_bodies(m: Any, lo: netifc.Interface) -> _Bodies:
+    return {
+        name: {"ifaddr.get_adapters": m.get_adapters}
+        for name in ("BenchmarkInterfaces", "BenchmarkInterfaceAddrs", SNAPSHOT)
+    }
+
+
+def _pyroute2_bodies(m: Any, lo: netifc.Interface) -> _Bodies:
+    ipr = m.IPRoute()  # one socket, kept, as netifc keeps its own
+    return {
+        "BenchmarkInterfaces": {"pyroute2.get_links": ipr.get_links},
+        "BenchmarkInterfaceByIndex": {
+            "pyroute2.link(get,index)": lambda: ipr.link("get", index=lo.index)
+        },
+        "BenchmarkInterfaceByName": {
+            "pyroute2.link(get,ifname)": lambda: ipr.link("get", ifname=lo.name)
+        },
+        "BenchmarkInterfaceAddrs": {"pyroute2.get_addr": ipr.get_addr},
+        "BenchmarkInterfacesAndAddrs": {
+            "pyroute2.get_addr(index)": lambda: ipr.get_addr(index=lo.index)
+        },
+        SNAPSHOT: {"pyroute2.get_links+get_addr": lambda: (ipr.get_links(), ipr.get_addr())},
+        "Routes": {"pyroute2.get_routes(table=254)": lambda: ipr.get_routes(table=254)},
+        "RouteGet": {"pyroute2.route(get)": lambda: ipr.route("get", dst="127.0.0.1")},
+    }
+
+
+# The peers by module name, in the order their rows are printed.
+_PEERS: Tuple[Tuple[str, Callable[[Any, netifc.Interface], _Bodies]], ...] = (
+    ("socket", _socket_bodies),
+    ("psutil", _psutil_bodies),
+    ("netifaces", _netifaces_bodies),
+    ("ifaddr", _ifaddr_bodies),
+    ("pyroute2", _pyroute2_bodies),
+)
+
+
+def peer_bodies(lo: netifc.Interface) -> _Bodies:
     """{benchmark name: {peer: callable}} for the peers that are installed
     (imported by name: type checkers need none of them)."""
-    peers: Dict[str, Dict[str, Callable[[], object]]] = {
-        name: {} for name in GO_NAMES + (SNAPSHOT,) + COUNTERS + ROUTES + COMPAT
-    }
-    peers["BenchmarkInterfaces"]["socket.if_nameindex"] = socket.if_nameindex
-    peers["BenchmarkInterfaceByIndex"]["socket.if_indextoname"] = lambda: socket.if_indextoname(
-        lo.index
-    )
-    peers["BenchmarkInterfaceByName"]["socket.if_nametoindex"] = lambda: socket.if_nametoindex(
-        lo.name
-    )
-    psutil = _installed("psutil")
-    if psutil is not None:
-        peers["BenchmarkInterfaces"]["psutil.net_if_stats"] = psutil.net_if_stats
-        peers["BenchmarkInterfaceAddrs"]["psutil.net_if_addrs"] = psutil.net_if_addrs
-        peers[SNAPSHOT]["psutil.net_if_addrs+net_if_stats"] = lambda: (
-            psutil.net_if_addrs(),
-            psutil.net_if_stats(),
-        )
-        peers["Counters"]["psutil.net_io_counters(pernic)"] = lambda: psutil.net_io_counters(
-            pernic=True
-        )
-    netifaces = _installed("netifaces")
-    if netifaces is not None:
-        peers["BenchmarkInterfaces"]["netifaces.interfaces"] = netifaces.interfaces
-        peers["BenchmarkInterfaceAddrs"]["netifaces.ifaddresses(each)"] = lambda: [
-            netifaces.ifaddresses(n) for n in netifaces.interfaces()
-        ]
-        peers["BenchmarkInterfacesAndAddrs"]["netifaces.ifaddresses"] = lambda: (
-            netifaces.ifaddresses(lo.name)
-        )
-        peers[SNAPSHOT]["netifaces.ifaddresses(each)"] = peers["BenchmarkInterfaceAddrs"][
-            "netifaces.ifaddresses(each)"
-        ]
-        peers["DefaultGateways"]["netifaces.gateways"] = netifaces.gateways
-        peers["NetifacesIfaddresses"]["netifaces.ifaddresses"] = lambda: netifaces.ifaddresses(
-            lo.name
-        )
-    ifaddr = _installed("ifaddr")
-    if ifaddr is not None:
-        peers["BenchmarkInterfaces"]["ifaddr.get_adapters"] = ifaddr.get_adapters
-        peers["BenchmarkInterfaceAddrs"]["ifaddr.get_adapters"] = ifaddr.get_adapters
-        peers[SNAPSHOT]["ifaddr.get_adapters"] = ifaddr.get_adapters
-    pyroute2 = _installed("pyroute2")
-    if pyroute2 is not None:
-        ipr = pyroute2.IPRoute()  # one socket, kept, as netifc keeps its own
-        peers["BenchmarkInterfaces"]["pyroute2.get_links"] = ipr.get_links
-        peers["BenchmarkInterfaceByIndex"]["pyroute2.link(get,index)"] = lambda: ipr.link(
-            "get", index=lo.index
-        )
-        peers["BenchmarkInterfaceByName"]["pyroute2.link(get,ifname)"] = lambda: ipr.link(
-            "get", ifname=lo.name
-        )
-        peers["BenchmarkInterfaceAddrs"]["pyroute2.get_addr"] = ipr.get_addr
-        peers["BenchmarkInterfacesAndAddrs"]["pyroute2.get_addr(index)"] = lambda: ipr.get_addr(
-            index=lo.index
-        )
-        peers[SNAPSHOT]["pyroute2.get_links+get_addr"] = lambda: (ipr.get_links(), ipr.get_addr())
-        peers["Routes"]["pyroute2.get_routes(table=254)"] = lambda: ipr.get_routes(table=254)
-        peers["RouteGet"]["pyroute2.route(get)"] = lambda: ipr.route("get", dst="127.0.0.1")
+    peers: _Bodies = {name: {} for name in GO_NAMES + (SNAPSHOT,) + COUNTERS + ROUTES + COMPAT}
+    for name, bodies in _PEERS:
+        module = _installed(name)
+        if module is not None:
+            for benchmark, calls in bodies(module, lo).items():
+                peers[benchmark].update(calls)
     return peers
 
 
