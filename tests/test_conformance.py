@@ -5,7 +5,8 @@ import socket
 import pytest
 
 import netifc
-from nslab import ip_addrs, ip_groups, ip_links
+from conftest import require_namespaces
+from nslab import Netns, ip_addrs, ip_groups, ip_links
 
 pytestmark = pytest.mark.backends  # every test, on every backend (conftest.py)
 
@@ -232,3 +233,34 @@ def test_thread_follows_its_namespace(lab, host, backend):
         == {l["name"] for l in ip_links(host).values()}
     )
     assert "tun0" in inside and "tun0" not in outside
+
+
+def test_default_scopes_match_ip(backend):
+    """An address added without a scope has the one the kernel derives from
+    it: loopback host, link-local link, site-local (fec0::/10) site, the rest
+    global. getifaddrs() tells no scope; its backend derives it by the same
+    rules, so both backends agree with ip."""
+    require_namespaces()
+    ns = Netns("scopes")
+    try:
+        ns.sysctl("net.ipv6.conf.all.accept_dad", 0)
+        ns.sysctl("net.ipv6.conf.default.accept_dad", 0)
+        ns.batch(
+            [
+                "link set lo up",
+                "link add sc0 type veth peer name sc1",
+                "link set sc0 up",
+                "link set sc1 up",
+                "addr add 192.0.2.1/24 dev sc0",
+                "addr add 2001:db8::1/64 dev sc0",
+                "addr add fec0::1/64 dev sc0",
+                "addr add fd00::1/64 dev sc0",
+            ]
+        )
+        want = {(w["index"], w["address"]): w["scope"] for r in ip_addrs(ns).values() for w in r}
+        assert {0, 200, 253, 254} <= set(want.values())
+        with ns.entered():
+            got = {(a.index, a.address): a.scope for a in netifc.interface_addrs()}
+        assert got == want
+    finally:
+        ns.delete()

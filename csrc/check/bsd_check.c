@@ -342,8 +342,27 @@ static void check_groups(void)
 	expect(netifc_bsd_group(dl, 6, sa, sizeof sa, AF_INET6, &a), -22, "a cut sockaddr_dl");
 }
 
+/* ifa_flags as ifconfig shows them on each system, and the Linux word each is. */
+static void check_flags(void)
+{
+	/* macOS en0 8863 <UP,BROADCAST,SMART,RUNNING,SIMPLEX,MULTICAST> */
+	expect(netifc_bsd_flags(0x8863), 0x1043, "en0: UP BROADCAST RUNNING MULTICAST");
+	/* macOS lo0 8049 <UP,LOOPBACK,RUNNING,MULTICAST> */
+	expect(netifc_bsd_flags(0x8049), 0x1049, "lo0: UP LOOPBACK RUNNING MULTICAST");
+	/* macOS utun0 8051 <UP,POINTOPOINT,RUNNING,MULTICAST> */
+	expect(netifc_bsd_flags(0x8051), 0x1051, "utun0: UP POINTOPOINT RUNNING MULTICAST");
+	/* FreeBSD em0 28943 <UP,BROADCAST,RUNNING,PROMISC,SIMPLEX,MULTICAST,PPROMISC> */
+	expect(netifc_bsd_flags(0x28943), 0x1143, "em0: UP BROADCAST RUNNING PROMISC MULTICAST");
+	/* OpenBSD vether0 <BROADCAST,SIMPLEX,MULTICAST>, down; LINK0-2 alone are nothing */
+	expect(netifc_bsd_flags(0x8802), 0x1002, "vether0: BROADCAST MULTICAST");
+	expect(netifc_bsd_flags(0x7000), 0,
+	       "LINK0 LINK1 LINK2: no Linux bit (0x1000 is not MULTICAST)");
+	expect(netifc_bsd_flags(0x2c4), 0x2c4, "NOARP ALLMULTI DEBUG RUNNING: the same bits");
+}
+
 int main(void)
 {
+	check_flags();
 	check_links();
 	check_broken_links();
 	check_kame();

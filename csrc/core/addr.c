@@ -4,27 +4,10 @@
 #include <winsock2.h>           /* AF_INET, AF_INET6 */
 #else
 #include <sys/socket.h>
-#include <net/if_arp.h>
 #endif
 
 #include "core/netifc.h"
-
-/* Link types are Linux's ARPHRD_* numbers on every system (macOS has none of these). */
-#ifndef ARPHRD_TUNNEL
-#define ARPHRD_TUNNEL 768
-#endif
-#ifndef ARPHRD_TUNNEL6
-#define ARPHRD_TUNNEL6 769
-#endif
-#ifndef ARPHRD_SIT
-#define ARPHRD_SIT 776
-#endif
-#ifndef ARPHRD_IPGRE
-#define ARPHRD_IPGRE 778
-#endif
-#ifndef ARPHRD_IP6GRE
-#define ARPHRD_IP6GRE 823
-#endif
+#include "core/values.h"
 
 size_t netifc_family_len(int family)
 {
@@ -37,6 +20,34 @@ int netifc_ip6_needs_zone(const uint8_t p[16])
 	if (p[0] == 0xfe && (p[1] & 0xc0) == 0x80)
 		return 1;                       /* fe80::/10 */
 	return p[0] == 0xff && ((p[1] & 0x0f) == 1 || (p[1] & 0x0f) == 2);
+}
+
+/* The scope Linux gives an address: ipv6_addr_scope()'s rules; IPv4 by 127/8 only. */
+uint8_t netifc_addr_scope(const struct netifc_addr *a)
+{
+	static const uint8_t v6_loopback[16] = { [15] = 1 };
+	const uint8_t *p = a->local;
+
+	if (a->family == AF_INET)
+		return p[0] == 127 ? NETIFC_SCOPE_HOST : NETIFC_SCOPE_UNIVERSE;
+	if (!memcmp(p, v6_loopback, 16))
+		return NETIFC_SCOPE_HOST;
+	if (p[0] == 0xfe && (p[1] & 0xc0) == 0x80)
+		return NETIFC_SCOPE_LINK;
+	if (p[0] == 0xfe && (p[1] & 0xc0) == 0xc0)
+		return NETIFC_SCOPE_SITE;
+	if (p[0] != 0xff)
+		return NETIFC_SCOPE_UNIVERSE;
+	switch (p[1] & 0x0f) {
+	case 1:
+		return NETIFC_SCOPE_HOST;
+	case 2:
+		return NETIFC_SCOPE_LINK;
+	case 5:
+		return NETIFC_SCOPE_SITE;
+	default:
+		return NETIFC_SCOPE_UNIVERSE;
+	}
 }
 
 int netifc_addr_needs_zone(const struct netifc_addr *a)
@@ -93,14 +104,14 @@ int netifc_hwaddr_set(struct netifc_link *l, const void *hw, size_t len)
 	if (len > NETIFC_HWADDR_MAX)
 		return -1;
 	switch (l->type) {
-	case ARPHRD_TUNNEL:
-	case ARPHRD_SIT:
-	case ARPHRD_IPGRE:
+	case NETIFC_ARPHRD_TUNNEL:
+	case NETIFC_ARPHRD_SIT:
+	case NETIFC_ARPHRD_IPGRE:
 		if (len == 4)
 			return 0;
 		break;
-	case ARPHRD_TUNNEL6:
-	case ARPHRD_IP6GRE:
+	case NETIFC_ARPHRD_TUNNEL6:
+	case NETIFC_ARPHRD_IP6GRE:
 		if (len == 16)
 			return 0;
 		break;

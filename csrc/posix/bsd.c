@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "core/values.h"
 #include "posix/bsd.h"
 
 /* What a sockaddr of len readable bytes claims for itself (sa_len, byte 0) bounds it too. */
@@ -39,16 +40,30 @@ uint16_t netifc_bsd_arphrd(uint8_t ift)
 	case 0x47: /* IFT_IEEE80211 */
 	case 0x87: /* IFT_L2VLAN */
 	case 0xd1: /* IFT_BRIDGE */
-		return 1; /* ARPHRD_ETHER */
+		return NETIFC_ARPHRD_ETHER;
 	case 0x18: /* IFT_LOOP */
-		return 772; /* ARPHRD_LOOPBACK */
+		return NETIFC_ARPHRD_LOOPBACK;
 	case 0x17: /* IFT_PPP */
-		return 512; /* ARPHRD_PPP */
+		return NETIFC_ARPHRD_PPP;
 	case 0xc7: /* IFT_INFINIBAND */
-		return 32; /* ARPHRD_INFINIBAND */
+		return NETIFC_ARPHRD_INFINIBAND;
 	default:
-		return 65534; /* ARPHRD_NONE */
+		return NETIFC_ARPHRD_NONE;
 	}
+}
+
+/*
+ * The bits below 0x400 other than 0x20 are Linux's on every BSD; IFF_MULTICAST
+ * is 0x8000 there.  The rest (0x20 SMART, NEEDSEPOCH or STATICARP, OACTIVE,
+ * SIMPLEX, LINK0-2, FreeBSD's high bits) mean nothing Linux has.
+ */
+uint32_t netifc_bsd_flags(uint32_t f)
+{
+	const uint32_t same = NETIFC_IFF_UP | NETIFC_IFF_BROADCAST | NETIFC_IFF_DEBUG |
+			      NETIFC_IFF_LOOPBACK | NETIFC_IFF_POINTOPOINT | NETIFC_IFF_RUNNING |
+			      NETIFC_IFF_NOARP | NETIFC_IFF_PROMISC | NETIFC_IFF_ALLMULTI;
+
+	return (f & same) | (f & 0x8000 ? NETIFC_IFF_MULTICAST : 0);
 }
 
 uint32_t netifc_bsd_mtu(const void *if_data, enum netifc_bsd_os os)

@@ -57,6 +57,9 @@ int netifc_bsd_link(const void *sdl, size_t len, struct netifc_link *l);
 /* The ARPHRD_* type Linux gives such a link: 1 Ethernet, 772 loopback... 65534 none. */
 uint16_t netifc_bsd_arphrd(uint8_t ift);
 
+/* A BSD's IFF_* word (ifa_flags) as Linux's: the bits Linux also has, at its values. */
+uint32_t netifc_bsd_flags(uint32_t bsd_flags);
+
 /* ifi_mtu of a struct if_data laid out as on `os`. */
 uint32_t netifc_bsd_mtu(const void *if_data, enum netifc_bsd_os os);
 

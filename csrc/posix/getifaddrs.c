@@ -32,12 +32,10 @@
 #endif
 #define LINK_FAMILY AF_LINK
 #define LINK_SOCKET() (-1)      /* ifa_data has the MTU (and macOS has no SOCK_CLOEXEC) */
-#define RT_SCOPE_UNIVERSE 0
-#define RT_SCOPE_LINK 253
-#define RT_SCOPE_HOST 254
 #endif
 
 #include "core/netifc.h"
+#include "core/values.h"
 #ifdef __linux__
 #include "procfs/igmp.h"
 #else
@@ -94,17 +92,13 @@ static void base_name(const char *label, char *out)
  * sysfs would name the links of another namespace after setns()).  Never
  * "unknown": a link that is running reads "up".
  */
-enum { OPER_DOWN = 2, OPER_DORMANT = 5, OPER_UP = 6 };     /* RFC 2863, as IF_OPER_* */
-
 static uint8_t operstate_of(uint32_t flags)
 {
-	if (!(flags & IFF_UP))
-		return OPER_DOWN;
-#ifdef __linux__
-	if (flags & 0x20000)            /* IFF_DORMANT */
-		return OPER_DORMANT;
-#endif
-	return flags & IFF_RUNNING ? OPER_UP : OPER_DOWN;
+	if (!(flags & NETIFC_IFF_UP))
+		return NETIFC_OPER_DOWN;
+	if (flags & NETIFC_IFF_DORMANT)
+		return NETIFC_OPER_DORMANT;
+	return flags & NETIFC_IFF_RUNNING ? NETIFC_OPER_UP : NETIFC_OPER_DOWN;
 }
 
 /*
@@ -115,8 +109,8 @@ static void link_id(const struct ifaddrs *ifa, int sock, struct netifc_link *l)
 {
 	memset(l, 0, sizeof *l);
 	base_name(ifa->ifa_name, l->name);
-	l->flags = ifa->ifa_flags;
 #ifdef __linux__
+	l->flags = ifa->ifa_flags;
 	if (!ifa->ifa_addr) {
 		/* glibc gives a link without a hardware address (tun) no ifa_addr. */
 		struct ifreq ifr;
@@ -139,6 +133,7 @@ static void link_id(const struct ifaddrs *ifa, int sock, struct netifc_link *l)
 	}
 #else
 	(void)sock;
+	l->flags = netifc_bsd_flags(ifa->ifa_flags);
 	netifc_bsd_link(ifa->ifa_addr, ifa->ifa_addr->sa_len, l);      /* is_link() read it */
 #endif
 }
@@ -316,19 +311,6 @@ static void ip_copy(const struct sockaddr *sa, size_t alen, uint8_t *out)
 }
 #endif
 
-static uint8_t scope_of(const struct netifc_addr *a)
-{
-	static const uint8_t v6_loopback[16] = { [15] = 1 };
-
-	if (a->family == AF_INET)
-		return a->local[0] == 127 ? RT_SCOPE_HOST : RT_SCOPE_UNIVERSE;
-	if (!memcmp(a->local, v6_loopback, 16))
-		return RT_SCOPE_HOST;
-	if (a->local[0] == 0xfe && (a->local[1] & 0xc0) == 0x80)
-		return RT_SCOPE_LINK;
-	return RT_SCOPE_UNIVERSE;
-}
-
 static void addr_from(const struct ifaddrs *ifa, int32_t index, const char *name,
 		      struct netifc_addr *a)
 {
@@ -353,7 +335,7 @@ static void addr_from(const struct ifaddrs *ifa, int32_t index, const char *name
 			a->has_broadcast = 1;
 		}
 	}
-	a->scope = scope_of(a);
+	a->scope = netifc_addr_scope(a);
 	netifc_addr_finish(a, name);
 }
 

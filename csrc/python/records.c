@@ -20,6 +20,7 @@
 #include <sys/socket.h>
 #endif
 
+#include "core/values.h"
 #include "python/counters.h"
 #include "python/records.h"
 #ifdef __linux__
@@ -37,8 +38,9 @@ static const char *const operstates[] = {
 /* Go's flag bits, from the kernel's IFF_* ones. */
 static unsigned long go_flags(uint32_t f)
 {
-	return ((f & 0x1) ? 1 : 0) | ((f & 0x2) ? 2 : 0) | ((f & 0x8) ? 4 : 0) |
-	       ((f & 0x10) ? 8 : 0) | ((f & 0x1000) ? 16 : 0) | ((f & 0x40) ? 32 : 0);
+	return ((f & NETIFC_IFF_UP) ? 1 : 0) | ((f & NETIFC_IFF_BROADCAST) ? 2 : 0) |
+	       ((f & NETIFC_IFF_LOOPBACK) ? 4 : 0) | ((f & NETIFC_IFF_POINTOPOINT) ? 8 : 0) |
+	       ((f & NETIFC_IFF_MULTICAST) ? 16 : 0) | ((f & NETIFC_IFF_RUNNING) ? 32 : 0);
 }
 
 static const uint8_t *iface_brd_at(const IfaceObject *o)

@@ -34,33 +34,7 @@ extern const int netifc_win_absent;     /* ISO C wants a declaration at least */
 #include <string.h>
 
 #include "core/netifc.h"
-
-/* The Linux values the core's records hold. */
-enum {
-	L_IFF_UP = 0x1,
-	L_IFF_BROADCAST = 0x2,
-	L_IFF_LOOPBACK = 0x8,
-	L_IFF_POINTOPOINT = 0x10,
-	L_IFF_RUNNING = 0x40,
-	L_IFF_MULTICAST = 0x1000,
-};
-enum {
-	L_ARPHRD_ETHER = 1,
-	L_ARPHRD_IEEE802 = 6,
-	L_ARPHRD_ATM = 19,
-	L_ARPHRD_IEEE1394 = 24,
-	L_ARPHRD_PPP = 512,
-	L_ARPHRD_LOOPBACK = 772,
-	L_ARPHRD_NONE = 0xfffe,
-	L_ARPHRD_VOID = 0xffff,
-};
-enum { L_SCOPE_UNIVERSE = 0, L_SCOPE_SITE = 200, L_SCOPE_LINK = 253, L_SCOPE_HOST = 254 };
-enum {
-	L_IFA_F_DADFAILED = 0x08,
-	L_IFA_F_DEPRECATED = 0x20,
-	L_IFA_F_TENTATIVE = 0x40,
-	L_IFA_F_PERMANENT = 0x80
-};
+#include "core/values.h"
 
 #ifndef GAA_FIRST_SIZE          /* (the tests build it small, to grow at once) */
 #define GAA_FIRST_SIZE 15000    /* Microsoft's advice: most hosts need no second call */
@@ -143,21 +117,21 @@ static void name_from(const WCHAR *w, char *name)
 /* Go's rules: OperStatus tells up and running, IfType the rest. */
 static uint32_t flags_of(IF_OPER_STATUS oper, ULONG iftype)
 {
-	uint32_t f = oper == IfOperStatusUp ? L_IFF_UP | L_IFF_RUNNING : 0;
+	uint32_t f = oper == IfOperStatusUp ? NETIFC_IFF_UP | NETIFC_IFF_RUNNING : 0;
 
 	switch (iftype) {
 	case IF_TYPE_ETHERNET_CSMACD:
 	case IF_TYPE_ISO88025_TOKENRING:
 	case IF_TYPE_IEEE80211:
 	case IF_TYPE_IEEE1394:
-		return f | L_IFF_BROADCAST | L_IFF_MULTICAST;
+		return f | NETIFC_IFF_BROADCAST | NETIFC_IFF_MULTICAST;
 	case IF_TYPE_PPP:
 	case IF_TYPE_TUNNEL:
-		return f | L_IFF_POINTOPOINT | L_IFF_MULTICAST;
+		return f | NETIFC_IFF_POINTOPOINT | NETIFC_IFF_MULTICAST;
 	case IF_TYPE_SOFTWARE_LOOPBACK:
-		return f | L_IFF_LOOPBACK | L_IFF_MULTICAST;
+		return f | NETIFC_IFF_LOOPBACK | NETIFC_IFF_MULTICAST;
 	case IF_TYPE_ATM:
-		return f | L_IFF_BROADCAST | L_IFF_POINTOPOINT | L_IFF_MULTICAST;
+		return f | NETIFC_IFF_BROADCAST | NETIFC_IFF_POINTOPOINT | NETIFC_IFF_MULTICAST;
 	default:
 		return f;
 	}
@@ -168,28 +142,36 @@ static uint16_t type_of(ULONG iftype)
 	switch (iftype) {
 	case IF_TYPE_ETHERNET_CSMACD:
 	case IF_TYPE_IEEE80211:
-		return L_ARPHRD_ETHER;          /* Linux calls Wi-Fi Ethernet too */
+		return NETIFC_ARPHRD_ETHER;          /* Linux calls Wi-Fi Ethernet too */
 	case IF_TYPE_ISO88025_TOKENRING:
-		return L_ARPHRD_IEEE802;
+		return NETIFC_ARPHRD_IEEE802;
 	case IF_TYPE_IEEE1394:
-		return L_ARPHRD_IEEE1394;
+		return NETIFC_ARPHRD_IEEE1394;
 	case IF_TYPE_ATM:
-		return L_ARPHRD_ATM;
+		return NETIFC_ARPHRD_ATM;
 	case IF_TYPE_PPP:
-		return L_ARPHRD_PPP;
+		return NETIFC_ARPHRD_PPP;
 	case IF_TYPE_SOFTWARE_LOOPBACK:
-		return L_ARPHRD_LOOPBACK;
+		return NETIFC_ARPHRD_LOOPBACK;
 	case IF_TYPE_TUNNEL:
-		return L_ARPHRD_NONE;
+		return NETIFC_ARPHRD_NONE;
 	default:
-		return L_ARPHRD_VOID;
+		return NETIFC_ARPHRD_VOID;
 	}
 }
 
 /* IF_OPER_STATUS (1 up .. 7 lower layer down) as RFC 2863's IF_OPER_* of Linux. */
 static uint8_t operstate_of(IF_OPER_STATUS oper)
 {
-	static const uint8_t rfc[] = { 0, 6, 2, 4, 0, 5, 1, 3 };
+	static const uint8_t rfc[] = {
+		[IfOperStatusUp] = NETIFC_OPER_UP,
+		[IfOperStatusDown] = NETIFC_OPER_DOWN,
+		[IfOperStatusTesting] = NETIFC_OPER_TESTING,
+		[IfOperStatusUnknown] = NETIFC_OPER_UNKNOWN,
+		[IfOperStatusDormant] = NETIFC_OPER_DORMANT,
+		[IfOperStatusNotPresent] = NETIFC_OPER_NOTPRESENT,
+		[IfOperStatusLowerLayerDown] = NETIFC_OPER_LOWERLAYERDOWN,
+	};
 
 	return (unsigned)oper < sizeof rfc ? rfc[oper] : 0;
 }
@@ -283,45 +265,17 @@ static int win_link(struct netifc_call *c, int32_t index, const char *name, stru
 	return 0;
 }
 
-/* The scope Linux gives the address (ipv6_addr_scope()'s rules; IPv4 by 127/8 only). */
-static uint8_t scope_of(const struct netifc_addr *a)
-{
-	static const uint8_t v6_loopback[16] = { [15] = 1 };
-	const uint8_t *p = a->local;
-
-	if (a->family == AF_INET)
-		return p[0] == 127 ? L_SCOPE_HOST : L_SCOPE_UNIVERSE;
-	if (!memcmp(p, v6_loopback, 16))
-		return L_SCOPE_HOST;
-	if (p[0] == 0xfe && (p[1] & 0xc0) == 0x80)
-		return L_SCOPE_LINK;
-	if (p[0] == 0xfe && (p[1] & 0xc0) == 0xc0)
-		return L_SCOPE_SITE;
-	if (p[0] != 0xff)
-		return L_SCOPE_UNIVERSE;
-	switch (p[1] & 0x0f) {
-	case 1:
-		return L_SCOPE_HOST;
-	case 2:
-		return L_SCOPE_LINK;
-	case 5:
-		return L_SCOPE_SITE;
-	default:
-		return L_SCOPE_UNIVERSE;
-	}
-}
-
 static uint32_t dad_flags(const IP_ADAPTER_UNICAST_ADDRESS *u)
 {
-	uint32_t f = u->ValidLifetime == 0xffffffffu ? L_IFA_F_PERMANENT : 0;
+	uint32_t f = u->ValidLifetime == 0xffffffffu ? NETIFC_IFA_F_PERMANENT : 0;
 
 	switch (u->DadState) {
 	case IpDadStateTentative:
-		return f | L_IFA_F_TENTATIVE;
+		return f | NETIFC_IFA_F_TENTATIVE;
 	case IpDadStateDuplicate:
-		return f | L_IFA_F_DADFAILED;
+		return f | NETIFC_IFA_F_DADFAILED;
 	case IpDadStateDeprecated:
-		return f | L_IFA_F_DEPRECATED;
+		return f | NETIFC_IFA_F_DEPRECATED;
 	default:
 		return f;
 	}
@@ -355,7 +309,7 @@ static const struct netifc_link *addr_set(struct netifc_addr *a, const SOCKET_AD
 	} else {
 		return NULL;
 	}
-	a->scope = scope_of(a);
+	a->scope = netifc_addr_scope(a);
 	return zl;
 }
 
