@@ -188,8 +188,7 @@ static PyMethodDef floor_methods[] = {
 };
 
 static PyModuleDef_Slot floor_slots[] = {
-	{ 0, NULL }, /* netifc_module_init's */
-	{ 0, NULL },
+	NETIFC_MODULE_SLOTS_END,
 };
 
 static struct PyModuleDef floor_def = {

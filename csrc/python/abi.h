@@ -13,14 +13,19 @@
 
 #include <stdio.h>
 
+/* The end of a module's slots: room for netifc_module_init's slot, then the end. */
+/* clang-format off */
+#define NETIFC_MODULE_SLOTS_END {0, NULL}, {0, NULL}
+/* clang-format on */
+
 /*
- * PyInit's answer for def, whose slots end in two {0, NULL}: the first
- * becomes {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED}
- * where the CPython that imports the module knows that slot (3.12 on), and
- * stays the end elsewhere.  Decided when the module is imported, since an
- * abi3 build may come from headers older than the slot, and an older CPython
- * refuses a slot it does not know.  3 and 2 are the slot's and the value's
- * numbers in the stable ABI.
+ * PyInit's answer for def, whose slots end in NETIFC_MODULE_SLOTS_END: the
+ * first {0, NULL} becomes {Py_mod_multiple_interpreters,
+ * Py_MOD_PER_INTERPRETER_GIL_SUPPORTED} where the CPython that imports the
+ * module knows that slot (3.12 on), and stays the end elsewhere.  Decided
+ * when the module is imported, since an abi3 build may come from headers
+ * older than the slot, and an older CPython refuses a slot it does not know.
+ * 3 and 2 are the slot's and the value's numbers in the stable ABI.
  */
 static inline PyObject *netifc_module_init(PyModuleDef *def)
 {

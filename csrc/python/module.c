@@ -353,8 +353,7 @@ static void module_free(void *m)
 
 static PyModuleDef_Slot module_slots[] = {
 	{Py_mod_exec, module_exec},
-	{0, NULL}, /* netifc_module_init's */
-	{0, NULL},
+	NETIFC_MODULE_SLOTS_END,
 };
 
 static struct PyModuleDef module_def = {
