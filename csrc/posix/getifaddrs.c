@@ -74,6 +74,16 @@ _Static_assert(offsetof(struct sockaddr_in, sin_addr) == SIN_ADDR &&
 _Static_assert(offsetof(struct if_data, ifi_mtu) == NETIFC_IFDATA_MTU_OFF(BSD_OS) &&
 		       sizeof(((struct if_data *)0)->ifi_mtu) == NETIFC_IFDATA_MTU_SIZE(BSD_OS),
 	       "struct if_data");
+/* ... and netifc_bsd_flags' bits: those it keeps are this system's own, its IFF_MULTICAST 0x8000. */
+_Static_assert(IFF_UP == NETIFC_IFF_UP && IFF_BROADCAST == NETIFC_IFF_BROADCAST &&
+		       IFF_DEBUG == NETIFC_IFF_DEBUG && IFF_LOOPBACK == NETIFC_IFF_LOOPBACK &&
+		       IFF_POINTOPOINT == NETIFC_IFF_POINTOPOINT && IFF_NOARP == NETIFC_IFF_NOARP &&
+		       IFF_PROMISC == NETIFC_IFF_PROMISC && IFF_ALLMULTI == NETIFC_IFF_ALLMULTI &&
+		       IFF_MULTICAST == 0x8000,
+	       "IFF_*");
+#ifdef IFF_RUNNING
+_Static_assert(IFF_RUNNING == NETIFC_IFF_RUNNING, "IFF_RUNNING");
+#endif
 #endif
 
 /* The link part of an IPv4 label "eth0:1" is its name (':' is not allowed in one). */
@@ -134,7 +144,7 @@ static void link_id(const struct ifaddrs *ifa, int sock, struct netifc_link *l)
 #else
 	(void)sock;
 	l->flags = netifc_bsd_flags(ifa->ifa_flags);
-	netifc_bsd_link(ifa->ifa_addr, ifa->ifa_addr->sa_len, l);      /* is_link() read it */
+	netifc_bsd_link(ifa->ifa_addr, ifa->ifa_addr->sa_len, l); /* is_link() read it */
 #endif
 }
 
@@ -403,7 +413,7 @@ static int groups(struct netifc_call *c, int32_t index, struct netifc_addrs *out
 		else if (netifc_bsd_group(m->ifma_name, m->ifma_name->sa_len, m->ifma_addr,
 					  m->ifma_addr->sa_len, family, a) <= 0 ||
 			 (index && a->index != index))
-			out->n--;       /* a link-layer group, or another link's */
+			out->n--; /* a link-layer group, or another link's */
 		else
 			netifc_addr_finish(a, if_indextoname((unsigned)a->index, name));
 	}
