@@ -22,7 +22,8 @@
  * PyInit's answer for def, whose slots end in NETIFC_MODULE_SLOTS_END: the
  * first {0, NULL} becomes {Py_mod_multiple_interpreters,
  * Py_MOD_PER_INTERPRETER_GIL_SUPPORTED} where the CPython that imports the
- * module knows that slot (3.12 on), and stays the end elsewhere.  Decided
+ * module knows that slot (3.12 on), and stays the end elsewhere; each
+ * interpreter's import calls it again, and finds it set.  Decided
  * when the module is imported, since an abi3 build may come from headers
  * older than the slot, and an older CPython refuses a slot it does not know.
  * 3 and 2 are the slot's and the value's numbers in the stable ABI.
@@ -32,7 +33,7 @@ static inline PyObject *netifc_module_init(PyModuleDef *def)
 	PyModuleDef_Slot *slot = def->m_slots;
 	int major = 0, minor = 0;
 
-	while (slot->slot != 0)
+	while (slot->slot != 0 && slot->slot != 3) /* 3: set by an earlier import */
 		slot++;
 	if (sscanf(Py_GetVersion(), "%d.%d", &major, &minor) == 2 &&
 	    (major > 3 || (major == 3 && minor >= 12)))
