@@ -313,48 +313,46 @@ static const struct netifc_link *addr_set(struct netifc_addr *a, const SOCKET_AD
 	return zl;
 }
 
-static int unicast_of(const IP_ADAPTER_ADDRESSES *aa, const struct netifc_link *l,
-		      const struct netifc_links *t, struct netifc_addrs *out)
+/* What a unicast address tells beyond a group: its prefix, DAD state and lifetimes. */
+static void unicast_set(struct netifc_addr *a, const IP_ADAPTER_UNICAST_ADDRESS *u)
 {
-	const IP_ADAPTER_UNICAST_ADDRESS *u;
-	const struct netifc_link *zl;
-	struct netifc_addr *a;
-	size_t max;
+	size_t max = netifc_family_len(a->family) * 8;
 
-	for (u = aa->FirstUnicastAddress; u; u = u->Next) {
-		if (!(a = netifc_addrs_push(out)))
-			return -ENOMEM;
-		if (!(zl = addr_set(a, &u->Address, l, t))) {
-			out->n--;
-			continue;
-		}
-		max = netifc_family_len(a->family) * 8;
-		a->prefixlen = (uint8_t)(u->OnLinkPrefixLength > max ? max : u->OnLinkPrefixLength);
-		a->flags = dad_flags(u);
-		a->valid = u->ValidLifetime;
-		a->preferred = u->PreferredLifetime;
-		a->has_lifetimes = 1;
-		netifc_addr_finish(a, zl->name);
-	}
-	return 0;
+	a->prefixlen = (uint8_t)(u->OnLinkPrefixLength > max ? max : u->OnLinkPrefixLength);
+	a->flags = dad_flags(u);
+	a->valid = u->ValidLifetime;
+	a->preferred = u->PreferredLifetime;
+	a->has_lifetimes = 1;
 }
 
-static int groups_of(const IP_ADAPTER_ADDRESSES *aa, const struct netifc_link *l,
-		     const struct netifc_links *t, struct netifc_addrs *out)
+/*
+ * Adapter aa's addresses of one kind, on its link l: its unicast list, or
+ * its multicast one (a group has the whole prefix and lives forever).
+ */
+static int addrs_of(const IP_ADAPTER_ADDRESSES *aa, enum netifc_kind kind,
+		    const struct netifc_link *l, const struct netifc_links *t,
+		    struct netifc_addrs *out)
 {
-	const IP_ADAPTER_MULTICAST_ADDRESS *m;
+	const IP_ADAPTER_UNICAST_ADDRESS *u =
+		kind == NETIFC_UNICAST ? aa->FirstUnicastAddress : NULL;
+	const IP_ADAPTER_MULTICAST_ADDRESS *m =
+		kind == NETIFC_UNICAST ? NULL : aa->FirstMulticastAddress;
 	const struct netifc_link *zl;
 	struct netifc_addr *a;
 
-	for (m = aa->FirstMulticastAddress; m; m = m->Next) {
+	for (; u || m; u = u ? u->Next : NULL, m = m ? m->Next : NULL) {
 		if (!(a = netifc_addrs_push(out)))
 			return -ENOMEM;
-		if (!(zl = addr_set(a, &m->Address, l, t))) {
+		if (!(zl = addr_set(a, u ? &u->Address : &m->Address, l, t))) {
 			out->n--;
 			continue;
 		}
-		a->prefixlen = (uint8_t)(netifc_family_len(a->family) * 8);
-		a->preferred = a->valid = NETIFC_FOREVER;
+		if (u) {
+			unicast_set(a, u);
+		} else {
+			a->prefixlen = (uint8_t)(netifc_family_len(a->family) * 8);
+			a->preferred = a->valid = NETIFC_FOREVER;
+		}
 		netifc_addr_finish(a, zl->name);
 	}
 	return 0;
@@ -383,8 +381,7 @@ static int win_addrs(struct netifc_call *c, enum netifc_kind kind, int32_t index
 	for (aa = all, i = first; aa && r == 0; aa = aa->Next, i++) {
 		if (index && t->v[i].index != index)
 			continue;
-		r = kind == NETIFC_UNICAST ? unicast_of(aa, &t->v[i], t, out)
-					   : groups_of(aa, &t->v[i], t, out);
+		r = addrs_of(aa, kind, &t->v[i], t, out);
 	}
 	free(all);
 	netifc_links_free(&own);
