@@ -235,11 +235,11 @@ def test_thread_follows_its_namespace(lab, host, backend):
     assert "tun0" in inside and "tun0" not in outside
 
 
-def test_default_scopes_match_ip(backend):
-    """An address added without a scope has the one the kernel derives from
-    it: loopback host, link-local link, site-local (fec0::/10) site, the rest
-    global. getifaddrs() tells no scope; its backend derives it by the same
-    rules, so both backends agree with ip."""
+@pytest.fixture(scope="module")
+def scopes():
+    """A namespace whose addresses, added without a scope, take every scope
+    the kernel derives: loopback host, link-local link, fec0::/10 site, and
+    global for the rest (2001:db8::/32, fd00::/8, 192.0.2.0/24)."""
     require_namespaces()
     ns = Netns("scopes")
     try:
@@ -257,10 +257,16 @@ def test_default_scopes_match_ip(backend):
                 "addr add fd00::1/64 dev sc0",
             ]
         )
-        want = {(w["index"], w["address"]): w["scope"] for r in ip_addrs(ns).values() for w in r}
-        assert {0, 200, 253, 254} <= set(want.values())
-        with ns.entered():
-            got = {(a.index, a.address): a.scope for a in netifc.interface_addrs()}
-        assert got == want
+        yield ns
     finally:
         ns.delete()
+
+
+def test_default_scopes_match_ip(scopes, backend):
+    """getifaddrs() tells no scope; its backend derives it by the kernel's
+    rules, so every backend agrees with ip on an address given none."""
+    want = {(w["index"], w["address"]): w["scope"] for r in ip_addrs(scopes).values() for w in r}
+    assert {0, 200, 253, 254} <= set(want.values())
+    with scopes.entered():
+        got = {(a.index, a.address): a.scope for a in netifc.interface_addrs()}
+    assert got == want
