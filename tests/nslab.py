@@ -10,7 +10,9 @@ import shutil
 import subprocess
 import threading
 import time
+import traceback
 import uuid
+import warnings
 
 import pytest
 
@@ -297,6 +299,75 @@ def in_new_thread(fn, timeout=None, what="the call"):
     if "error" in out:
         raise out["error"]
     return out["value"]
+
+
+def in_forked_child(fn, timeout=60, what="the forked child"):
+    """fn() in a child this process forks; what it returns (JSON's types), or
+    what it raised as the test's failure.  A child that has not answered in
+    timeout seconds is shown (its threads' kernel stacks) and killed: a stuck
+    child fails the test, never hangs the run."""
+    r, w = os.pipe()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads
+        pid = os.fork()
+    if pid == 0:
+        out = {}
+        try:
+            os.close(r)
+            out["value"] = fn()
+        except BaseException:  # handed to the parent
+            out["error"] = traceback.format_exc()
+        finally:
+            try:
+                os.write(w, json.dumps(out).encode())
+            finally:
+                os._exit(0)
+    os.close(w)
+    data, deadline = b"", time.monotonic() + timeout
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([r], [], [], left)[0]:
+                stuck = child_stacks(pid)
+                os.kill(pid, 9)
+                pytest.fail(f"{what} (pid {pid}) did not answer in {timeout} s:\n{stuck}")
+            chunk = os.read(r, 65536)
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        os.close(r)
+        os.waitpid(pid, 0)
+    out = json.loads(data or b"{}")
+    if "error" in out:
+        pytest.fail(f"{what} raised:\n{out['error']}")
+    if "value" not in out:
+        pytest.fail(f"{what} ended without an answer")
+    return out["value"]
+
+
+def child_stacks(pid):
+    """Each thread of a process: where the kernel has it waiting (and gdb's
+    backtraces, where gdb is installed)."""
+    lines = []
+    for tid in sorted(os.listdir(f"/proc/{pid}/task"), key=int):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stack") as f:
+                stack = " <- ".join(l.split()[-1].split("+")[0] for l in f if l.strip())
+        except OSError as e:
+            stack = f"({e.strerror})"
+        lines.append(f"  thread {tid}: {stack}")
+    if shutil.which("gdb"):  # and in user space, where gdb is installed
+        bt = subprocess.run(
+            ["gdb", "-p", str(pid), "-batch", "-ex", "thread apply all bt 40"],
+            env=TOOL_ENV,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        lines += [l for l in bt.stdout.splitlines() if l.startswith(("#", "Thread"))]
+    return "\n".join(lines)
 
 
 # ---- netlink sockets as /proc shows them ---------------------------------------

@@ -14,7 +14,7 @@ import pytest
 import netifc
 from conftest import BACKENDS, MORE_PATHS, require_namespaces
 from netifc import _netifc
-from nslab import Netns, in_new_thread
+from nslab import Netns, in_forked_child, in_new_thread
 
 # Every backend, and the link settings' ioctl path (SIOCETHTOOL, not ethtool netlink).
 pytestmark = pytest.mark.backends("netlink", "netlink-nostrict", "netlink-ioctl", "getifaddrs")
@@ -272,17 +272,13 @@ def test_counters_names_survive_fork(backend, pair):
         a.ip("link", "add", "ctf0", "type", "veth", "peer", "name", "ctf1")
         try:
             names_agree(a)
-            pid = os.fork()
-            if pid == 0:  # the child: a call of its own, a rename, another call
-                code = 1
-                try:
-                    netifc.counters()
-                    a.ip("link", "set", "ctf0", "name", "ctf2")
-                    code = 0 if "ctf2" in {c.ifname for c in netifc.counters()} else 2
-                finally:
-                    os._exit(code)
-            _, status = os.waitpid(pid, 0)
-            assert os.waitstatus_to_exitcode(status) == 0
+
+            def child():  # a call of its own, a rename, another call
+                netifc.counters()
+                a.ip("link", "set", "ctf0", "name", "ctf2")
+                return sorted(c.ifname for c in netifc.counters())
+
+            assert "ctf2" in in_forked_child(child)
             names_agree(a)
             assert "ctf2" in {c.ifname for c in netifc.counters()}
         finally:

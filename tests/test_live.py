@@ -19,7 +19,15 @@ import pytest
 
 import netifc
 from conftest import require_namespaces
-from nslab import Netns, in_new_thread, ip_addrs, ip_groups, ip_links, printed_until
+from nslab import (
+    Netns,
+    in_forked_child,
+    in_new_thread,
+    ip_addrs,
+    ip_groups,
+    ip_links,
+    printed_until,
+)
 
 TIMEOUT = 10  # seconds any one wait may take before the test fails
 
@@ -743,15 +751,8 @@ def test_watcher_closed_in_a_forked_child(ns):
     with netifc.Watcher() as w:
         lv = netifc.live()
         lv.by_index(1)
-        pid = os.fork()
-        if pid == 0:
-            code = 1
-            try:
-                code = 0 if w.closed and lv.by_index(1).name == "lo" else 2
-            finally:
-                os._exit(code)
-        _, status = os.waitpid(pid, 0)
-        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+        # the child: the watch closed, the tables reopened there
+        assert in_forked_child(lambda: [w.closed, lv.by_index(1).name]) == [True, "lo"]
         assert not w.closed
         ns.ip("link", "add", "f0", "type", "veth", "peer", "name", "f1")
         assert lv.by_name("f0").name == "f0"

@@ -12,13 +12,20 @@ import subprocess
 import sys
 import threading
 import time
-import warnings
 
 import pytest
 
 import netifc
 from conftest import require_namespaces
-from nslab import REPORTS, Netns, in_new_thread, netlink_ports, own_netlink_ports, socket_inodes
+from nslab import (
+    REPORTS,
+    Netns,
+    in_forked_child,
+    in_new_thread,
+    netlink_ports,
+    own_netlink_ports,
+    socket_inodes,
+)
 
 pytestmark = pytest.mark.backends  # every test, on every backend (conftest.py)
 
@@ -510,32 +517,20 @@ def ns_links():
 
 
 def fork_and_report(parent_netlink):
-    """Forks; the child looks at what it holds, calls netifc, reports and exits.
+    """Forks; the child looks at what it holds, calls netifc and reports.
     The child's report, in the parent."""
-    r, w = os.pipe()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads
-        pid = os.fork()
-    if pid == 0:
-        report = {}
-        try:
-            os.close(r)
-            held = socket_inodes()
-            report["netlink"] = sorted(held & parent_netlink)
-            report["any_netlink"] = sorted(held & set(netlink_ports()))
-            report["ns"] = ns_links()
-            report["links"] = sorted(link_view(i) for i in netifc.interfaces())
-            report["again"] = sorted(link_view(i) for i in netifc.interfaces())
-        except BaseException as e:  # handed to the parent
-            report["error"] = repr(e)
-        finally:
-            os.write(w, json.dumps(report).encode())
-            os._exit(0)
-    os.close(w)
-    with os.fdopen(r, "rb") as f:
-        report = json.loads(f.read() or b"{}")
-    os.waitpid(pid, 0)
-    return report
+
+    def child():
+        held = socket_inodes()
+        return {
+            "netlink": sorted(held & parent_netlink),
+            "any_netlink": sorted(held & set(netlink_ports())),
+            "ns": ns_links(),
+            "links": sorted(link_view(i) for i in netifc.interfaces()),
+            "again": sorted(link_view(i) for i in netifc.interfaces()),
+        }
+
+    return in_forked_child(child)
 
 
 @pytest.mark.parametrize("forker", ["main thread", "another thread"])
@@ -592,7 +587,6 @@ def test_fork_child_holds_nothing_of_the_parent(backend, host, forker):
             t.join()
     assert not problems, problems
     report = reports[0]
-    assert "error" not in report, report.get("error")
     assert report["netlink"] == [], "the child holds the parent's netlink sockets"
     assert report["any_netlink"] == [], "the child holds netlink sockets"
     assert report["ns"] == {}, (
@@ -607,6 +601,15 @@ def test_fork_child_holds_nothing_of_the_parent(backend, host, forker):
 
 
 FORKS = 40
+# CI's ASan step preloads GCC 12's runtime, which takes none of its allocator's
+# locks around fork(): a child forked while another thread is in malloc or
+# free waits forever on that thread's lock (seen there: gdb shows the child in
+# SizeClassAllocator64::GetFromAllocator, in 3 runs of 3).  Every other run of
+# the suite forks under threads, ThreadSanitizer's (which does lock) included.
+ASAN_FORK = (
+    "ASan's runtime (GCC 12) does not lock its allocator around fork(): a child "
+    "forked while a thread allocates can wait forever"
+)
 
 
 def test_fork_while_other_threads_call(backend, host):
@@ -617,6 +620,8 @@ def test_fork_while_other_threads_call(backend, host):
         pytest.skip(
             "getifaddrs: the C library's own socket, open during its call, is no socket of netifc's"
         )
+    if os.environ.get("NETIFC_ASAN"):
+        pytest.skip(ASAN_FORK)
     stop = threading.Event()
     problems = []
 
@@ -637,7 +642,7 @@ def test_fork_while_other_threads_call(backend, host):
         for _ in range(FORKS):
             time.sleep(0.005)
             report = fork_and_report(set())
-            if report.get("error") or report["any_netlink"] or report["ns"]:
+            if report["any_netlink"] or report["ns"]:
                 bad.append(report)
     finally:
         stop.set()
@@ -645,6 +650,5 @@ def test_fork_while_other_threads_call(backend, host):
             t.join()
     assert not problems, problems
     assert not bad, f"{len(bad)} of {FORKS} children held the parent's: " + "; ".join(
-        f"netlink sockets {b.get('any_netlink')} namespace links {b.get('ns')} {b.get('error', '')}"
-        for b in bad[:3]
+        f"netlink sockets {b['any_netlink']} namespace links {b['ns']}" for b in bad[:3]
     )

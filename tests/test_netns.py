@@ -21,6 +21,7 @@ from conftest import require_namespaces
 from nslab import (
     Host,
     Netns,
+    in_forked_child,
     in_new_thread,
     ip_addrs,
     ip_groups,
@@ -427,27 +428,17 @@ def test_forked_child_makes_its_own_socket(nets, backend):
     assert len(parents) == 1  # the NetNS's one socket
     want = sorted(i.name for i in n.interfaces())
     lv = n.live()  # its watch socket is the parent's too
-    rfd, wfd = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        report = {}
-        try:
-            os.close(rfd)
-            held = socket_inodes()
-            report["held"] = sorted(held & parents)
-            report["names"] = sorted(i.name for i in n.interfaces())
-            report["new"] = sorted(socket_inodes() - held)
-            report["live"] = sorted(i.name for i in lv.interfaces)  # reopened in the child
-        except BaseException as e:  # handed to the parent
-            report["error"] = repr(e)
-        finally:
-            os.write(wfd, json.dumps(report).encode())
-            os._exit(0)
-    os.close(wfd)
-    with os.fdopen(rfd, "rb") as f:
-        report = json.loads(f.read() or b"{}")
-    os.waitpid(pid, 0)
-    assert "error" not in report, report
+
+    def child():
+        held = socket_inodes()
+        return {
+            "held": sorted(held & parents),
+            "names": sorted(i.name for i in n.interfaces()),
+            "new": sorted(socket_inodes() - held),
+            "live": sorted(i.name for i in lv.interfaces),  # reopened in the child
+        }
+
+    report = in_forked_child(child)
     assert report["held"] == [] and report["names"] == want
     # its own kept socket; none on the path that opens one per call
     assert len(report["new"]) == (0 if backend == "netlink-nostrict" else 1)
