@@ -24,6 +24,7 @@ from nslab import (
     in_new_thread,
     netlink_ports,
     own_netlink_ports,
+    require_fork,
     socket_inodes,
 )
 
@@ -539,6 +540,7 @@ def test_fork_child_holds_nothing_of_the_parent(backend, host, forker):
     namespace link each); then one of them forks: the child holds none of those
     sockets nor any namespace link, and gets ip's answer; the parent's threads
     keep working."""
+    require_fork()  # before the threads: one of them forks
     want = sorted(ip_link_view(l) for l in host.ipj("link", "show"))
     ready, go = threading.Barrier(4), threading.Event()  # 3 threads and this one
     lock = threading.Lock()
@@ -559,7 +561,7 @@ def test_fork_child_holds_nothing_of_the_parent(backend, host, forker):
             if not mine[k] <= socket_inodes():
                 problems.append(f"thread {k}: its socket is gone")
         except BaseException as e:  # reported below
-            problems.append(f"thread {k}: {e!r}")
+            problems.append(f"thread {k}: {e}")
 
     netifc.interfaces()
     parent_netlink = set()
@@ -585,7 +587,7 @@ def test_fork_child_holds_nothing_of_the_parent(backend, host, forker):
         go.set()
         for t in threads:
             t.join()
-    assert not problems, problems
+    assert not problems, "\n".join(problems)
     report = reports[0]
     assert report["netlink"] == [], "the child holds the parent's netlink sockets"
     assert report["any_netlink"] == [], "the child holds netlink sockets"
@@ -601,15 +603,6 @@ def test_fork_child_holds_nothing_of_the_parent(backend, host, forker):
 
 
 FORKS = 40
-# CI's ASan step preloads GCC 12's runtime, which takes none of its allocator's
-# locks around fork(): a child forked while another thread is in malloc or
-# free waits forever on that thread's lock (seen there: gdb shows the child in
-# SizeClassAllocator64::GetFromAllocator, in 3 runs of 3).  Every other run of
-# the suite forks under threads, ThreadSanitizer's (which does lock) included.
-ASAN_FORK = (
-    "ASan's runtime (GCC 12) does not lock its allocator around fork(): a child "
-    "forked while a thread allocates can wait forever"
-)
 
 
 def test_fork_while_other_threads_call(backend, host):
@@ -620,8 +613,7 @@ def test_fork_while_other_threads_call(backend, host):
         pytest.skip(
             "getifaddrs: the C library's own socket, open during its call, is no socket of netifc's"
         )
-    if os.environ.get("NETIFC_ASAN"):
-        pytest.skip(ASAN_FORK)
+    require_fork()
     stop = threading.Event()
     problems = []
 
