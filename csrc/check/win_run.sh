@@ -30,7 +30,8 @@ x86_64-w64-mingw32-gcc -std=c11 -Wall -Wextra -Werror -fsyntax-only -I"$out/incl
 
 x86_64-w64-mingw32-gcc "${strict[@]}" -O2 -o "$out/win_driver.exe" "$here/win_driver.c" \
     "${core[@]}" -liphlpapi -lws2_32
-"$wine" "$out/win_driver.exe" > "$out/driver.json"
+timeout -k 10 300 "$wine" "$out/win_driver.exe" > "$out/driver.json" ||
+    { echo "win_run: the driver under Wine failed or did not end in 300 s (exit $?)"; exit 1; }
 python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 print("wine: %d links, %d addresses, %d groups" % (len(d["links"]), len(d["addrs"]), len(d["groups"])))' \
