@@ -326,42 +326,50 @@ def in_forked_child(fn, timeout=60, what="the forked child"):
     child fails the test, never hangs the run."""
     require_fork()
     r, w = os.pipe()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads
-        pid = os.fork()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads
+            pid = os.fork()
+    except BaseException:
+        os.close(r)
+        os.close(w)
+        raise
     if pid == 0:
-        out = {}
         try:
             os.close(r)
-            out["value"] = fn()
-        except BaseException:  # handed to the parent
-            out["error"] = traceback.format_exc()
-        finally:
             try:
-                os.write(w, json.dumps(out).encode())
-            finally:
-                os._exit(0)
+                payload = json.dumps({"value": fn()})
+            except BaseException:  # handed to the parent, with what could not be sent
+                payload = json.dumps({"error": traceback.format_exc()})
+            os.write(w, payload.encode())
+        finally:
+            os._exit(0)
     os.close(w)
-    data, deadline = b"", time.monotonic() + timeout
+    data, deadline, answered = b"", time.monotonic() + timeout, False
     try:
         while True:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([r], [], [], left)[0]:
-                stuck = child_stacks(pid)
-                os.kill(pid, 9)
+                try:
+                    stuck = child_stacks(pid)
+                except Exception as e:  # the child is killed all the same
+                    stuck = f"  (its stacks could not be read: {e!r})"
                 pytest.fail(f"{what} (pid {pid}) did not answer in {timeout} s:\n{stuck}")
             chunk = os.read(r, 65536)
             if not chunk:
+                answered = True
                 break
             data += chunk
     finally:
         os.close(r)
-        os.waitpid(pid, 0)
+        if not answered:
+            os.kill(pid, 9)
+        _, status = os.waitpid(pid, 0)
     out = json.loads(data or b"{}")
     if "error" in out:
         pytest.fail(f"{what} raised:\n{out['error']}")
     if "value" not in out:
-        pytest.fail(f"{what} ended without an answer")
+        pytest.fail(f"{what} ended without an answer (wait status {status:#x})")
     return out["value"]
 
 
