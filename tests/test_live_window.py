@@ -18,7 +18,7 @@ import pytest
 
 import netifc
 from conftest import require_namespaces
-from nslab import REPORTS, Netns
+from nslab import REPORTS, Netns, wait_link_locals
 from test_live import State, diff, ip_view
 
 TIMEOUT = 15  # seconds a window (DAD) may take before the test fails
@@ -486,6 +486,9 @@ def test_groups_current(ns, told):
     notification groups, made by a test flag): there a read dumps them; a
     Watcher then tells of group changes with its next events."""
     ns.batch(["link add gm0 type veth peer name gm1", "link set gm0 up", "link set gm1 up"])
+    # their link-local addresses, and with them their solicited-node groups,
+    # come when the carrier does: before the reads, not between two of them
+    wait_link_locals(ns, ["gm0", "gm1"])
     netifc._netifc._set_backend("netlink", 0 if told else NO_WATCH_MCAST)
     try:
         lv = netifc.live()
@@ -511,8 +514,16 @@ def test_groups_current(ns, told):
                 s.close()
             assert group not in {g.address for g in lv.groups}
             assert group not in {g.address for g in lv.groups_of(index)}
-            fresh = State.now()
-            assert set(lv.groups) == set(fresh.groups.values())
+            # a read between two fresh dumps that agree (else the kernel moved
+            # meanwhile: again)
+            deadline = time.monotonic() + TIMEOUT
+            while True:
+                before = State.now()
+                got = set(lv.groups)
+                after = State.now()
+                if before == after or time.monotonic() > deadline:
+                    break
+            assert got == set(after.groups.values())
     finally:
         lv.close()
         w.close()
