@@ -11,7 +11,7 @@ import pytest
 import netifc
 from conftest import BACKENDS, require_namespaces
 from netifc import _netifc
-from nslab import Netns
+from nslab import Netns, wait_link_locals
 
 FLAG_CLASSES = (netifc.Flags, netifc.AddrFlags, netifc.Addr6Flags)
 SPECS = ("x", "#x", "X", "#06x", "d", "b", "o", "08b", ">6", "<6", "^7", "+d", ",", "_x", "n")
@@ -145,6 +145,9 @@ def privacy_ns():
                 "addr add 2001:db8:5::1/64 dev d0 mngtmpaddr",
             ]
         )
+        # their link-local addresses come with the carrier, a moment later:
+        # before the tests compare with ip, not between ip's read and theirs
+        wait_link_locals(ns, ["d0", "d1"])
         yield ns
     finally:
         ns.delete()
