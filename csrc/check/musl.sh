@@ -22,7 +22,7 @@ ln -s /usr/include/linux /usr/include/asm-generic "$out/kernel/"
 ln -s "/usr/include/$(gcc -print-multiarch)/asm" "$out/kernel/asm"
 cc="musl-gcc -std=gnu11 -g -O1 -static -Wall -Wextra -Werror -idirafter $out/kernel -I$csrc
     -fsanitize=undefined -fsanitize-undefined-trap-on-error"
-core="$csrc/netlink/backend.c $csrc/netlink/io.c $csrc/netlink/fork.c $csrc/netlink/socket.c $csrc/netlink/names.c $csrc/netlink/parse.c $csrc/netlink/watch.c $csrc/netlink/netns.c $csrc/procfs/igmp.c
+core="$csrc/netlink/backend.c $csrc/netlink/heard.c $csrc/netlink/io.c $csrc/netlink/fork.c $csrc/netlink/socket.c $csrc/netlink/names.c $csrc/netlink/parse.c $csrc/netlink/watch.c $csrc/netlink/netns.c $csrc/procfs/igmp.c
       $csrc/procfs/igmp_parse.c $csrc/posix/getifaddrs.c $csrc/core/addr.c $csrc/core/vec.c $csrc/core/backend.c
       $csrc/netlink/stats.c $csrc/netlink/stats_parse.c $csrc/netlink/ethtool.c"
 

@@ -13,7 +13,7 @@ cc="gcc -std=gnu11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
     -fno-omit-frame-pointer -Wall -Wextra -Werror -I$csrc"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 $cc -o "$out/core_check" \
-    "$here/core_check.c" "$here/compare.c" "$csrc"/netlink/backend.c "$csrc"/netlink/io.c "$csrc"/netlink/fork.c "$csrc"/netlink/socket.c "$csrc"/netlink/names.c "$csrc"/netlink/parse.c "$csrc"/netlink/watch.c \
+    "$here/core_check.c" "$here/compare.c" "$csrc"/netlink/backend.c "$csrc"/netlink/heard.c "$csrc"/netlink/io.c "$csrc"/netlink/fork.c "$csrc"/netlink/socket.c "$csrc"/netlink/names.c "$csrc"/netlink/parse.c "$csrc"/netlink/watch.c \
     "$csrc"/netlink/netns.c "$csrc"/procfs/igmp.c "$csrc"/procfs/igmp_parse.c "$csrc"/posix/getifaddrs.c "$csrc"/core/addr.c "$csrc"/core/vec.c \
     "$csrc"/core/backend.c "$csrc"/netlink/stats.c "$csrc"/netlink/stats_parse.c "$csrc"/netlink/ethtool.c -lpthread
 "$out/core_check"
@@ -22,7 +22,7 @@ $cc -o "$out/bsd_check" "$here/bsd_check.c" "$csrc/posix/bsd.c" "$csrc/core/addr
 "$out/bsd_check"
 # The route calls and parser: the same sanitizers, a binary of their own.
 $cc -o "$out/route_check" \
-    "$here/route_check.c" "$csrc"/netlink/routes.c "$csrc"/netlink/route_parse.c "$csrc"/netlink/backend.c \
+    "$here/route_check.c" "$csrc"/netlink/routes.c "$csrc"/netlink/route_parse.c "$csrc"/netlink/backend.c "$csrc"/netlink/heard.c \
     "$csrc"/netlink/io.c "$csrc"/netlink/fork.c "$csrc"/netlink/socket.c "$csrc"/netlink/names.c "$csrc"/netlink/parse.c "$csrc"/procfs/igmp.c "$csrc"/procfs/igmp_parse.c \
     "$csrc"/netlink/netns.c "$csrc"/core/addr.c "$csrc"/core/vec.c "$csrc"/netlink/stats.c "$csrc"/netlink/stats_parse.c "$csrc"/netlink/ethtool.c \
     -lpthread

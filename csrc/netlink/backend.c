@@ -11,22 +11,40 @@
  * call in another network namespace (call->ns) uses that namespace's.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <linux/rtnetlink.h>
 
 #include "netlink/netns.h"
 #include "netlink/backend.h"
+#include "netlink/heard.h"
 #include "netlink/stats.h"
 #include "procfs/igmp.h"
 #include "netlink/route_parse.h"
+
+/* Address dumps a socket asks hearing after one was interrupted (heard_dump). */
+#define NL_CHURN_DUMPS 64
 
 struct collect {
 	struct netifc_links *links;
 	struct netifc_addrs *addrs;
 	int32_t only;           /* keep one link's records (C-side filter), 0: all */
 	int family;             /* keep one family, 0: all */
+	struct nl_heard *heard; /* not NULL: what the kernel tells meanwhile is noted here */
 };
+
+static int on_heard(void *ctx, const uint8_t *buf, size_t len)
+{
+	return nl_heard_parse(ctx, buf, len);
+}
+
+static int index_cmp(const void *x, const void *y)
+{
+	int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+
+	return (a > b) - (a < b);
+}
 
 static int on_link(uint16_t type, const uint8_t *p, size_t len, void *ctx)
 {
@@ -93,7 +111,7 @@ static int dump_addrs_nl(struct nl_sock *s, struct netifc_call *call, uint16_t t
 		type == RTM_GETADDR ? "netlink RTM_GETADDR dump" : "netlink RTM_GETMULTICAST dump";
 	netifc_addr_request(&q, type, family, s->strict ? index : 0);
 	c->only = index;        /* also filtered here: without strict checking it is needed */
-	return nl_talk(s, &q.h, on_addr, c);
+	return nl_talk_heard(s, &q.h, on_addr, c, c->heard ? on_heard : NULL, c->heard);
 }
 
 /*
@@ -102,9 +120,9 @@ static int dump_addrs_nl(struct nl_sock *s, struct netifc_call *call, uint16_t t
  * socket remembers).  There is no AF_UNSPEC dump of groups.
  */
 static int dump_groups(struct nl_sock *s, struct netifc_call *call, int family, int32_t index,
-		       struct netifc_addrs *out)
+		       struct netifc_addrs *out, struct nl_heard *heard)
 {
-	struct collect c = { .addrs = out, .family = family };
+	struct collect c = { .addrs = out, .family = family, .heard = heard };
 	int use_proc = (call->opts & NETIFC_NO_NL_MCAST) ||
 		       (family == AF_INET && ((call->opts & NETIFC_NO_NL_MCAST4) || s->no_mcast4));
 	size_t start = out->n;
@@ -123,16 +141,23 @@ static int dump_groups(struct nl_sock *s, struct netifc_call *call, int family, 
 	return netifc_proc_groups(family, index, out);
 }
 
+/*
+ * One kind of address, of every link (index 0) or of one.  Hearing, a
+ * family's dump flagged interrupted does not stop the other's: the caller
+ * mends what the kernel told changed (NL_ERR_INTR is returned at the end).
+ */
 static int dump_kind(struct nl_sock *s, struct netifc_call *call, enum netifc_kind kind,
-		     int32_t index, struct netifc_addrs *out)
+		     int32_t index, struct netifc_addrs *out, struct nl_heard *heard)
 {
-	struct collect c = { .addrs = out };
-	int r;
+	struct collect c = { .addrs = out, .heard = heard };
+	int r, r6;
 
 	if (kind == NETIFC_MULTICAST) {
-		r = dump_groups(s, call, AF_INET, index, out);
-		if (r == 0)
-			r = dump_groups(s, call, AF_INET6, index, out);
+		r = dump_groups(s, call, AF_INET, index, out, heard);
+		if (r == 0 || (r == NL_ERR_INTR && heard)) {
+			r6 = dump_groups(s, call, AF_INET6, index, out, heard);
+			r = r6 ? r6 : r;
+		}
 	} else {
 		r = dump_addrs_nl(s, call, RTM_GETADDR, AF_UNSPEC, index, &c);
 	}
@@ -227,9 +252,142 @@ struct job {
 	struct netifc_link one;         /* where scratch starts */
 	size_t links_start;             /* what the tables held before the call */
 	size_t addrs_start;
+	int hearing;                    /* an address dump of this call was interrupted */
+	struct nl_heard heard;          /* what the kernel told while the dump ran */
 	nl_ask_fn ask;                  /* JOB_OTHER: another file's request */
 	void *ctx;
 };
+
+/*
+ * The records of each link told changed (sorted h->links) put where that
+ * link's first record of the same family was, or at the end for a family
+ * it had none of; fresh holds them, link by link, from start[i] on.
+ */
+static int put_fresh(struct netifc_addrs *t, size_t from, const struct nl_heard *h,
+		     const struct netifc_addrs *fresh, const size_t *start)
+{
+	struct netifc_addrs out = { 0 };
+	struct netifc_addr *a;
+	uint8_t *put = NULL;    /* per link told changed: the families put (bits) */
+	size_t i, k;
+	int r = -ENOMEM;
+
+	if (!(put = calloc(h->n, 1)))
+		goto out;
+	for (i = from; i < t->n; i++) {
+		const struct netifc_addr *old = &t->v[i];
+		int32_t *at = bsearch(&old->index, h->links, h->n, sizeof *h->links, index_cmp);
+		uint8_t bit = old->family == AF_INET ? 1 : old->family == AF_INET6 ? 2 : 4;
+		size_t p = at ? (size_t)(at - h->links) : 0;
+
+		if (!at) {
+			if (!(a = netifc_addrs_push(&out)))
+				goto out;
+			*a = *old;
+			continue;
+		}
+		if (put[p] & bit)
+			continue;
+		put[p] |= bit;
+		for (k = start[p]; k < start[p + 1]; k++)
+			if (fresh->v[k].family == old->family) {
+				if (!(a = netifc_addrs_push(&out)))
+					goto out;
+				*a = fresh->v[k];
+			}
+	}
+	for (i = 0; i < h->n; i++)
+		for (k = start[i]; k < start[i + 1]; k++) {
+			uint8_t f = fresh->v[k].family;
+
+			if (put[i] & (f == AF_INET ? 1 : f == AF_INET6 ? 2 : 4))
+				continue;
+			if (!(a = netifc_addrs_push(&out)))
+				goto out;
+			*a = fresh->v[k];
+		}
+	t->n = from;
+	for (i = 0; i < out.n; i++) {
+		if (!(a = netifc_addrs_push(t)))
+			goto out;
+		*a = out.v[i];
+	}
+	r = 0;
+out:
+	free(put);
+	netifc_addrs_free(&out);
+	return r;
+}
+
+/*
+ * An interrupted dump mended: each link the kernel told changed while it
+ * ran is asked for again alone (a short reply, whole unless that very link
+ * changes between its datagrams) and its records replace the dump's.
+ */
+static int mend(struct nl_sock *s, struct netifc_call *call, struct job *j)
+{
+	struct netifc_addrs fresh = { 0 };
+	struct nl_heard *h = &j->heard;
+	size_t *start = NULL, i, n;
+	int r = -ENOMEM, tries;
+
+	if (!(start = calloc(h->n + 1, sizeof *start)))
+		goto out;
+	for (i = 0; i < h->n; i++) {
+		start[i] = n = fresh.n;
+		for (tries = 0; tries < NETIFC_TRIES; tries++) {
+			fresh.n = n;
+			r = dump_kind(s, call, j->kind, h->links[i], &fresh, NULL);
+			if (r != NL_ERR_INTR)
+				break;
+		}
+		if (r < 0)
+			goto out;
+	}
+	start[h->n] = fresh.n;
+	r = put_fresh(j->addrs, j->addrs_start, h, &fresh, start);
+out:
+	free(start);
+	netifc_addrs_free(&fresh);
+	return r;
+}
+
+/*
+ * Under churn: the address or group dump of every link (index 0) or of
+ * one, with the socket hearing the link and address groups meanwhile.  The
+ * kernel flags a dump interrupted when anything changed between two of its
+ * datagrams; it resumes each datagram from its places in its lists, so a
+ * list that changed may have been read with a record skipped or twice.  A
+ * link's own list: every link told changed is asked for again (mend), and
+ * one link's dump stands when its link is not among them.  The list of
+ * links (one came or went): the dump is asked again whole (NL_ERR_INTR).
+ */
+static int heard_dump(struct nl_sock *s, struct netifc_call *call, struct job *j, int32_t index)
+{
+	int r, left;
+
+	nl_heard_clear(&j->heard);
+	if ((r = nl_listen(s, NULL, NULL)) < 0) {
+		call->step = "netlink NETLINK_ADD_MEMBERSHIP";
+		return r;
+	}
+	r = dump_kind(s, call, j->kind, index, j->addrs, &j->heard);
+	left = nl_listen(s, on_heard, &j->heard);
+	if (left < 0 && (r == 0 || r == NL_ERR_INTR))
+		r = left;
+	if (r != NL_ERR_INTR) {
+		if (r == 0 && s->churn)
+			s->churn--;
+		return r;
+	}
+	s->churn = NL_CHURN_DUMPS;
+	if (j->heard.relisted || !s->strict)
+		return NL_ERR_INTR;
+	nl_heard_sort(&j->heard);
+	if (index)
+		return nl_heard_has(&j->heard, index) ? NL_ERR_INTR : 0;
+	return mend(s, call, j);
+}
 
 static int all_addrs(struct nl_sock *s, struct netifc_call *call, struct job *j)
 {
@@ -238,7 +396,8 @@ static int all_addrs(struct nl_sock *s, struct netifc_call *call, struct job *j)
 	if (j->links)
 		r = dump_links(s, call, j->links);
 	if (r == 0)
-		r = dump_kind(s, call, j->kind, 0, j->addrs);
+		r = j->hearing || s->churn ? heard_dump(s, call, j, 0)
+					   : dump_kind(s, call, j->kind, 0, j->addrs, NULL);
 	if (r == 0)
 		r = j->links ? zones_from_links(s, call, j->links, j->addrs)
 			     : zones_by_name(s, call, j->addrs);
@@ -256,7 +415,8 @@ static int one_link_addrs(struct nl_sock *s, struct netifc_call *call, struct jo
 			return r;
 		name = j->scratch.v[0].name;
 	}
-	r = dump_kind(s, call, j->kind, j->index, j->addrs);
+	r = j->hearing ? heard_dump(s, call, j, j->index)
+		       : dump_kind(s, call, j->kind, j->index, j->addrs, NULL);
 	for (i = 0; r == 0 && i < j->addrs->n; i++)
 		netifc_addr_finish(&j->addrs->v[i], name);
 	return r;
@@ -304,6 +464,10 @@ static int run(struct netifc_call *call, struct job *j)
 			break;
 		}
 		r = do_job(s, call, j);
+		if (r == NL_ERR_INTR && j->what == JOB_ADDRS && !j->hearing) {
+			j->hearing = 1;         /* asked again hearing what changes */
+			s->churn = NL_CHURN_DUMPS;
+		}
 		want = s->want;
 		if (r == -ENOBUFS)
 			s->dirty = 1;
@@ -319,6 +483,7 @@ static int run(struct netifc_call *call, struct job *j)
 		r = -EBUSY;
 	}
 	netifc_links_free(&j->scratch);
+	nl_heard_free(&j->heard);
 	return r;
 }
 

@@ -28,6 +28,13 @@
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
 #endif
+#ifndef NETLINK_ADD_MEMBERSHIP
+#define NETLINK_ADD_MEMBERSHIP 1
+#endif
+#ifndef NETLINK_DROP_MEMBERSHIP
+#define NETLINK_DROP_MEMBERSHIP 2
+#endif
+#define NL_DRAIN_MAX 4096       /* datagrams read after leaving; more: the socket is dropped */
 
 #define NL_BUFSIZE 32768        /* the kernel fills dump datagrams up to this */
 
@@ -179,6 +186,45 @@ int nl_talk_heard(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *c
 	if (r < 0)
 		return r;
 	return w.intr ? NL_ERR_INTR : 0;
+}
+
+int nl_listen(struct nl_sock *s, nl_heard_fn heard, void *heard_ctx)
+{
+	static const int groups[] = { RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR };
+	int how = heard ? NETLINK_DROP_MEMBERSHIP : NETLINK_ADD_MEMBERSHIP;
+	size_t i;
+	ssize_t n;
+	int r = 0;
+
+	for (i = 0; i < sizeof groups / sizeof *groups; i++)
+		if (setsockopt(s->fd, SOL_NETLINK, how, &groups[i], sizeof groups[i]) < 0 && !r)
+			r = -errno;
+	if (r < 0 || !heard) {
+		s->dirty |= r < 0;
+		return r;
+	}
+	for (i = 0; i < NL_DRAIN_MAX; i++) {
+		do
+			n = recv(s->fd, s->buf, s->size, MSG_DONTWAIT | MSG_TRUNC);
+		while (n < 0 && errno == EINTR);
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		if (n < 0) {
+			s->dirty = 1;   /* ENOBUFS: some were lost */
+			return -errno;
+		}
+		if ((size_t)n > s->size) {
+			s->want = (size_t)n;
+			s->dirty = 1;
+			return NL_ERR_CUT;
+		}
+		if ((r = heard(heard_ctx, s->buf, (size_t)n)) < 0) {
+			s->dirty = 1;
+			return r;
+		}
+	}
+	s->dirty = 1;   /* a flood: what it told is not all heard */
+	return -ENOBUFS;
 }
 
 /*

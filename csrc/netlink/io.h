@@ -19,6 +19,7 @@ struct nl_sock {
 	int strict;             /* NETLINK_GET_STRICT_CHK is on */
 	int dirty;              /* a reply was not read to its end: never reuse */
 	int no_mcast4;          /* the kernel refused IPv4 RTM_GETMULTICAST */
+	unsigned churn;         /* address dumps left to ask while hearing (nl_listen) */
 	uint8_t *buf;
 	size_t size;
 	size_t want;            /* the buffer size the next request needs */
@@ -65,6 +66,16 @@ int nl_link_name(int fd, int32_t index, char name[NETIFC_NAMESIZ]);
 typedef int (*nl_heard_fn)(void *ctx, const uint8_t *buf, size_t len);
 int nl_talk_heard(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx,
 		  nl_heard_fn heard, void *heard_ctx);
+
+/*
+ * Join (heard NULL) or leave the link and address notification groups on a
+ * request socket, so that nl_talk_heard hears what changes while a dump
+ * runs.  Leaving reads what was still queued, each datagram handed to heard
+ * (none is any later request's): 0, NL_ERR_CUT for one the buffer cannot
+ * hold (s->want then fits it), heard's error or a negative errno.
+ */
+int nl_listen(struct nl_sock *s, nl_heard_fn heard, void *heard_ctx);
+
 
 /* An RTM_GETLINK request: a dump, one link by index, or (name) one by name. */
 struct nl_link_req {
