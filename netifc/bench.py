@@ -14,7 +14,10 @@ is still in the socket's namespace before each round: "/kept+ns"),
 ``--go`` (Go's own benchmarks, when a Go toolchain is installed),
 ``--peers`` (psutil, netifaces, ifaddr, pyroute2, socket, where installed)
 and ``--interfaces N`` (everything inside a temporary namespace with N
-veth pairs; root).
+veth pairs; root).  ``--interfaces N --churn RATE`` times instead the
+table calls in that namespace quiet, then while ``netifc.churn`` adds and
+removes RATE addresses a second there, and prints each call's slowdown
+beside the link dump's (which address changes do not interrupt).
 
 ``--plot PATH`` draws instead how the cost grows with the number of links:
 netifc per call, netifc's live tables, Go, psutil and the kernel floor, for
@@ -695,6 +698,103 @@ def plot(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     return 0
 
 
+# ---- under churn (--churn) -------------------------------------------------------
+
+
+def churn_bodies() -> Dict[str, Callable[[], object]]:
+    """The table calls timed quiet and under churn, on the first link that
+    is not loopback for the calls of one link."""
+    one = next(i for i in netifc.interfaces() if not i.flags & netifc.Flags.LOOPBACK)
+    return {
+        "Interfaces": netifc.interfaces,
+        "InterfaceByIndex": lambda: netifc.interface_by_index(one.index),
+        "InterfaceAddrs": netifc.interface_addrs,
+        "Snapshot": netifc.snapshot,
+        "Addrs": one.addrs,
+        "MulticastAddrs": one.multicast_addrs,
+        "MulticastSnapshot": netifc.multicast_snapshot,
+        "Routes": netifc.routes,
+        "Counters": netifc.counters,
+    }
+
+
+def churn_cost(ns: str, rate: float, benchtime: float) -> Dict[str, Any]:
+    """Each table call's ns/op with the namespace quiet, then while
+    netifc.churn changes its addresses at `rate` a second; the calls that
+    raised (none should), and the rate the churn reached."""
+    from netifc.churn import Churn
+
+    calls = churn_bodies()
+    failed: Dict[str, List[str]] = {}
+
+    def counted(name: str, fn: Callable[[], object]) -> Callable[[], object]:
+        def call() -> object:
+            try:
+                return fn()
+            except OSError as e:
+                failed.setdefault(name, []).append(str(e))
+                return None
+
+        return call
+
+    def floor(request: Tuple[Any, ...]) -> Optional[float]:
+        try:
+            return measure_floor("kept_floor", request, benchtime)[0]
+        except OSError:  # the floor asks again only NETIFC_TRIES times
+            return None
+
+    requests = churn_floors() if _floor is not None else {}
+    quiet = {name: measure(fn, benchtime)[0] for name, fn in calls.items()}
+    quiet_floor = {name: floor(q) for name, q in requests.items()}
+    with Churn(ns, rate) as churn:
+        busy = {name: measure(counted(name, fn), benchtime)[0] for name, fn in calls.items()}
+        busy_floor = {name: floor(q) for name, q in requests.items()}
+    return {
+        "asked": rate,
+        "rate": churn.rate,
+        "quiet": quiet,
+        "churn": busy,
+        "failed": failed,
+        "quiet_floor": quiet_floor,
+        "churn_floor": busy_floor,
+    }
+
+
+def churn_floors() -> Dict[str, Tuple[Any, ...]]:
+    """The kernel floor's requests for the churn rows that have one."""
+    zones = sorted({a.index for a in netifc.interface_addrs() if a.zone})
+    return {
+        "Interfaces": ("links",),
+        "InterfaceAddrs": ("addrs", 0, None, zones),
+        "Snapshot": ("snapshot",),
+        **({"Routes": route_floors()["Routes"]} if route_floors() else {}),
+        "Counters": ("counters",),
+    }
+
+
+def churn_report(c: Dict[str, Any]) -> None:
+    print()
+    print(f"churn: {c['rate']:.0f} address changes a second reached ({c['asked']:.0f} asked)")
+    print(
+        f"{'call':20s} {'quiet ns/op':>12s} {'churn ns/op':>12s} {'slowdown':>9s} {'/links':>7s}"
+        f" {'floor slowdown':>15s}"
+    )
+    base = c["churn"]["Interfaces"] / c["quiet"]["Interfaces"]
+    for name, quiet in c["quiet"].items():
+        slow = c["churn"][name] / quiet
+        fails = len(c["failed"].get(name, ()))
+        line = f"{name:20s} {quiet:12.0f} {c['churn'][name]:12.0f} {slow:8.2f}x {slow / base:6.2f}x"
+        if name in c["quiet_floor"]:
+            q, b = c["quiet_floor"][name], c["churn_floor"][name]
+            line += f" {b / q:14.2f}x" if q and b else f" {'EBUSY':>15s}"
+        print(line + (f"  {fails} raised: {c['failed'][name][0]}" if fails else ""))
+    print(
+        "(/links: the slowdown over the link dump's, which no address change interrupts;"
+        " floor: the kernel's own for the same requests, nothing built, asked again"
+        " whole when interrupted)"
+    )
+
+
 # ---- the run and its report -----------------------------------------------------
 
 
@@ -871,6 +971,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         + ": 1 to 4001 links)",
     )
     p.add_argument("--no-go", action="store_true", help="with --plot, leave Go out")
+    p.add_argument(
+        "--churn",
+        type=float,
+        metavar="RATE",
+        help="with --interfaces, time the table calls quiet and while RATE addresses "
+        "a second are added and removed in the namespace (root)",
+    )
     args = p.parse_args(argv)
     if args.plot:
         return plot(p, args)
@@ -880,6 +987,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         except ValueError as e:
             p.exit(2, f"{p.prog}: error: --compare: {e}\n")
         return 0
+    if args.churn is not None and args.interfaces is None:
+        p.error("--churn needs --interfaces N (the churn is made in that namespace)")
     if args.floor and _floor is None:
         p.error("--floor needs the Linux build")
     if args.interfaces is not None:
@@ -887,8 +996,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             p.error("--interfaces needs a positive count")
         if os.geteuid() != 0:
             p.error("--interfaces needs root (it builds a network namespace)")
+        if args.churn is not None and not 0 < args.churn < float("inf"):
+            p.error("--churn needs a positive rate")
         with scale_namespace(args.interfaces) as ns:
-            result = run(args, ns)
+            if args.churn is not None:
+                result = churn_cost(ns, args.churn, args.benchtime)
+                churn_report(result)
+            else:
+                result = run(args, ns)
     else:
         result = run(args)
     result["interfaces_arg"] = args.interfaces

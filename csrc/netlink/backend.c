@@ -156,6 +156,10 @@ static int dump_kind(struct nl_sock *s, struct netifc_call *call, enum netifc_ki
 		r = dump_groups(s, call, AF_INET, index, out, heard);
 		if (r == 0 || (r == NL_ERR_INTR && heard)) {
 			r6 = dump_groups(s, call, AF_INET6, index, out, heard);
+			if (heard && r6 == 0 && r == NL_ERR_INTR)
+				heard->family = AF_INET;        /* only its groups to mend */
+			if (heard && r6 == NL_ERR_INTR && r == 0)
+				heard->family = AF_INET6;
 			r = r6 ? r6 : r;
 		}
 	} else {
@@ -280,7 +284,7 @@ static int put_fresh(struct netifc_addrs *t, size_t from, const struct nl_heard 
 		uint8_t bit = old->family == AF_INET ? 1 : old->family == AF_INET6 ? 2 : 4;
 		size_t p = at ? (size_t)(at - h->links) : 0;
 
-		if (!at) {
+		if (!at || (h->family && old->family != h->family)) {
 			if (!(a = netifc_addrs_push(&out)))
 				goto out;
 			*a = *old;
@@ -337,7 +341,10 @@ static int mend(struct nl_sock *s, struct netifc_call *call, struct job *j)
 		start[i] = n = fresh.n;
 		for (tries = 0; tries < NETIFC_TRIES; tries++) {
 			fresh.n = n;
-			r = dump_kind(s, call, j->kind, h->links[i], &fresh, NULL);
+			r = h->family ? dump_groups(s, call, h->family, h->links[i], &fresh, NULL)
+				      : dump_kind(s, call, j->kind, h->links[i], &fresh, NULL);
+			if (r == -ENODEV)
+				r = 0;  /* gone since: no records */
 			if (r != NL_ERR_INTR)
 				break;
 		}
@@ -366,7 +373,7 @@ static int heard_dump(struct nl_sock *s, struct netifc_call *call, struct job *j
 {
 	int r, left;
 
-	nl_heard_clear(&j->heard);
+	nl_heard_clear(&j->heard, AF_UNSPEC);
 	if ((r = nl_listen(s, NULL, NULL)) < 0) {
 		call->step = "netlink NETLINK_ADD_MEMBERSHIP";
 		return r;

@@ -121,10 +121,11 @@ int nl_heard_has(const struct nl_heard *h, int32_t index)
 	return h->n && bsearch(&index, h->links, h->n, sizeof *h->links, index_cmp) != NULL;
 }
 
-void nl_heard_clear(struct nl_heard *h)
+void nl_heard_clear(struct nl_heard *h, int family)
 {
 	h->n = 0;
 	h->relisted = 0;
+	h->family = family;
 }
 
 void nl_heard_free(struct nl_heard *h)

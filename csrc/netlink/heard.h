@@ -15,6 +15,7 @@ struct nl_heard {
 	int32_t *links; /* the links told changed; sorted and unique after nl_heard_sort */
 	size_t n, cap;
 	int relisted;   /* a link came or went, or a message could not be read */
+	int family; /* the dump flagged interrupted: of AF_INET, AF_INET6, or AF_UNSPEC (both) */
 };
 
 /*
@@ -30,7 +31,8 @@ int nl_heard_parse(struct nl_heard *h, const void *buf, size_t len);
 void nl_heard_sort(struct nl_heard *h);
 /* After nl_heard_sort: whether link index was told changed. */
 int nl_heard_has(const struct nl_heard *h, int32_t index);
-void nl_heard_clear(struct nl_heard *h);
+/* Clear what was heard, for a dump of family (AF_UNSPEC: both). */
+void nl_heard_clear(struct nl_heard *h, int family);
 void nl_heard_free(struct nl_heard *h);
 
 #endif

@@ -76,7 +76,6 @@ int nl_talk_heard(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *c
  */
 int nl_listen(struct nl_sock *s, nl_heard_fn heard, void *heard_ctx);
 
-
 /* An RTM_GETLINK request: a dump, one link by index, or (name) one by name. */
 struct nl_link_req {
 	struct nlmsghdr h;
