@@ -374,12 +374,12 @@ static int heard_dump(struct nl_sock *s, struct netifc_call *call, struct job *j
 	int r, left;
 
 	nl_heard_clear(&j->heard, AF_UNSPEC);
-	if ((r = nl_listen(s, NULL, NULL)) < 0) {
+	if ((r = nl_listen(s, NL_HEAR_ADDRS, NULL, NULL)) < 0) {
 		call->step = "netlink NETLINK_ADD_MEMBERSHIP";
 		return r;
 	}
 	r = dump_kind(s, call, j->kind, index, j->addrs, &j->heard);
-	left = nl_listen(s, on_heard, &j->heard);
+	left = nl_listen(s, NL_HEAR_ADDRS, on_heard, &j->heard);
 	if (left < 0 && (r == 0 || r == NL_ERR_INTR))
 		r = left;
 	if (r != NL_ERR_INTR) {

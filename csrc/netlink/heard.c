@@ -44,8 +44,16 @@ static int heard_one(struct nl_heard *h, uint16_t type, const uint8_t *p, long p
 {
 	struct ifaddrmsg ifa;
 	struct ifinfomsg ifi;
+	struct rtmsg rtm;
 
 	switch (type) {
+	case RTM_NEWROUTE:
+	case RTM_DELROUTE:
+		if (plen < (long)sizeof rtm)
+			break;
+		memcpy(&rtm, p, sizeof rtm);
+		h->routes6 |= rtm.rtm_family == AF_INET6;
+		return 0;
 	case RTM_NEWADDR:
 	case RTM_DELADDR:
 	case RTM_NEWMULTICAST:
@@ -125,6 +133,7 @@ void nl_heard_clear(struct nl_heard *h, int family)
 {
 	h->n = 0;
 	h->relisted = 0;
+	h->routes6 = 0;
 	h->family = family;
 }
 

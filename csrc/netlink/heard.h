@@ -15,6 +15,7 @@ struct nl_heard {
 	int32_t *links; /* the links told changed; sorted and unique after nl_heard_sort */
 	size_t n, cap;
 	int relisted;   /* a link came or went, or a message could not be read */
+	int routes6;    /* an IPv6 route came, went or changed */
 	int family; /* the dump flagged interrupted: of AF_INET, AF_INET6, or AF_UNSPEC (both) */
 };
 
@@ -24,7 +25,8 @@ struct nl_heard {
  * noted; RTM_DELLINK, and an RTM_NEWLINK that announces a link new to the
  * namespace (ifi_change all ones, as registering or moving one in sends),
  * set relisted; so does a message that overruns the datagram or is too
- * short for its header.  Other messages are skipped.  0 or -ENOMEM.
+ * short for its header.  RTM_NEWROUTE and RTM_DELROUTE of IPv6 set
+ * routes6.  Other messages are skipped.  0 or -ENOMEM.
  */
 int nl_heard_parse(struct nl_heard *h, const void *buf, size_t len);
 

@@ -164,6 +164,7 @@ int nl_talk_heard(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *c
 		return r;
 	w.seq = s->seq;
 	w.portid = s->portid;
+	s->datagrams = 0;
 	do {
 		if ((n = nl_recv(s, &sender)) < 0)
 			return (int)n;
@@ -176,9 +177,12 @@ int nl_talk_heard(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *c
 			s->want = (size_t)n;
 			return NL_ERR_CUT;
 		}
-		if (heard && !of_reply(&w, s->buf, (size_t)n) &&
-		    (r = heard(heard_ctx, s->buf, (size_t)n)) < 0)
-			return r;
+		if (heard && !of_reply(&w, s->buf, (size_t)n)) {
+			if ((r = heard(heard_ctx, s->buf, (size_t)n)) < 0)
+				return r;
+		} else {
+			s->datagrams++;
+		}
 		r = nl_walk(&w, s->buf, (size_t)n);
 	} while (r == NL_MORE);
 	if (w.ended)
@@ -188,16 +192,24 @@ int nl_talk_heard(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *c
 	return w.intr ? NL_ERR_INTR : 0;
 }
 
-int nl_listen(struct nl_sock *s, nl_heard_fn heard, void *heard_ctx)
+int nl_listen(struct nl_sock *s, unsigned groups, nl_heard_fn heard, void *heard_ctx)
 {
-	static const int groups[] = { RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR };
+	static const struct {
+		unsigned of;
+		int group;
+	} all[] = { { NL_HEAR_ADDRS, RTNLGRP_LINK },
+		    { NL_HEAR_ADDRS, RTNLGRP_IPV4_IFADDR },
+		    { NL_HEAR_ADDRS, RTNLGRP_IPV6_IFADDR },
+		    { NL_HEAR_ROUTES6, RTNLGRP_IPV6_ROUTE } };
 	int how = heard ? NETLINK_DROP_MEMBERSHIP : NETLINK_ADD_MEMBERSHIP;
 	size_t i;
 	ssize_t n;
 	int r = 0;
 
-	for (i = 0; i < sizeof groups / sizeof *groups; i++)
-		if (setsockopt(s->fd, SOL_NETLINK, how, &groups[i], sizeof groups[i]) < 0 && !r)
+	for (i = 0; i < sizeof all / sizeof *all; i++)
+		if ((groups & all[i].of) &&
+		    setsockopt(s->fd, SOL_NETLINK, how, &all[i].group, sizeof all[i].group) < 0 &&
+		    !r)
 			r = -errno;
 	if (r < 0 || !heard) {
 		s->dirty |= r < 0;

@@ -20,6 +20,8 @@ struct nl_sock {
 	int dirty;              /* a reply was not read to its end: never reuse */
 	int no_mcast4;          /* the kernel refused IPv4 RTM_GETMULTICAST */
 	unsigned churn;         /* address dumps left to ask while hearing (nl_listen) */
+	unsigned datagrams;     /* of the last reply */
+	int routes6_big;        /* the last IPv6 route dump took more than one datagram */
 	uint8_t *buf;
 	size_t size;
 	size_t want;            /* the buffer size the next request needs */
@@ -68,13 +70,16 @@ int nl_talk_heard(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *c
 		  nl_heard_fn heard, void *heard_ctx);
 
 /*
- * Join (heard NULL) or leave the link and address notification groups on a
- * request socket, so that nl_talk_heard hears what changes while a dump
- * runs.  Leaving reads what was still queued, each datagram handed to heard
- * (none is any later request's): 0, NL_ERR_CUT for one the buffer cannot
- * hold (s->want then fits it), heard's error or a negative errno.
+ * Join (heard NULL) or leave notification groups on a request socket, so
+ * that nl_talk_heard hears what changes while a dump runs: NL_HEAR_ADDRS,
+ * the link and address groups; NL_HEAR_ROUTES6, IPv6 routes.  Leaving
+ * reads what was still queued, each datagram handed to heard (none is any
+ * later request's): 0, NL_ERR_CUT for one the buffer cannot hold (s->want
+ * then fits it), heard's error or a negative errno.
  */
-int nl_listen(struct nl_sock *s, nl_heard_fn heard, void *heard_ctx);
+#define NL_HEAR_ADDRS 1u
+#define NL_HEAR_ROUTES6 2u
+int nl_listen(struct nl_sock *s, unsigned groups, nl_heard_fn heard, void *heard_ctx);
 
 /* An RTM_GETLINK request: a dump, one link by index, or (name) one by name. */
 struct nl_link_req {

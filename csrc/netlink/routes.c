@@ -9,11 +9,14 @@
  * each output link (SIOCGIFNAME, once per link, however many routes).
  */
 #include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include "netlink/backend.h"
+#include "netlink/heard.h"
 #include "netlink/routes.h"
 
 struct route_job {
@@ -24,6 +27,8 @@ struct route_job {
 	int dump;
 	const uint8_t *dst;     /* route_get: the destination, and its link or 0 */
 	int32_t index;
+	unsigned tries;         /* dumps asked again for what was heard (hear_routes6) */
+	struct nl_heard heard;
 };
 
 static int on_route(uint16_t type, const uint8_t *p, size_t len, void *ctx)
@@ -104,6 +109,101 @@ static int name_links(struct nl_sock *s, struct netifc_call *call, struct route_
 	return r;
 }
 
+/* Two records of one route: every field but where their next hops are, and the next hops. */
+static int same_route(const struct netifc_routes *t, const struct netifc_route *a,
+		      const struct netifc_route *b)
+{
+	const size_t head = offsetof(struct netifc_route, nh_off);
+	const size_t tail = offsetof(struct netifc_route, nh_n) + sizeof a->nh_n;
+
+	return !memcmp(a, b, head) && a->nh_n == b->nh_n &&
+	       !memcmp((const char *)a + tail, (const char *)b + tail, sizeof *a - tail) &&
+	       (!a->nh_n || !memcmp(&t->nh[a->nh_off], &t->nh[b->nh_off], a->nh_n * sizeof *t->nh));
+}
+
+static uint32_t route_hash(const struct netifc_route *a)
+{
+	const uint8_t *p = (const uint8_t *)a;
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < offsetof(struct netifc_route, nh_off); i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
+/*
+ * Each route once.  The kernel's IPv6 route walk resumes each datagram of
+ * a dump by counting routes from the start when its table changed
+ * meanwhile, so a route can come twice (and one can be passed over: see
+ * hear_routes6).  Records are compared whole, as zeroed and then filled
+ * (records pushed zeroed, so their padding compares too).  0 or -ENOMEM.
+ */
+static int drop_doubles(struct netifc_routes *t, size_t start)
+{
+	size_t n = t->n - start, size = 16, i, k, kept = start;
+	size_t *slot;
+
+	if (n < 2)
+		return 0;
+	while (size < 2 * n)
+		size *= 2;
+	if (!(slot = malloc(size * sizeof *slot)))
+		return -ENOMEM;
+	for (i = 0; i < size; i++)
+		slot[i] = SIZE_MAX;
+	for (i = start; i < t->n; i++) {
+		for (k = route_hash(&t->v[i]) & (size - 1); slot[k] != SIZE_MAX;
+		     k = (k + 1) & (size - 1))
+			if (same_route(t, &t->v[slot[k]], &t->v[i]))
+				break;
+		if (slot[k] != SIZE_MAX)
+			continue; /* a double: its next hops stay in the pool, unnamed by any */
+		t->v[kept] = t->v[i];
+		slot[k] = kept++;
+	}
+	t->n = kept;
+	free(slot);
+	return 0;
+}
+
+static int on_heard(void *ctx, const uint8_t *buf, size_t len)
+{
+	return nl_heard_parse(ctx, buf, len);
+}
+
+/*
+ * An IPv6 route dump of more than one datagram during which an IPv6 route
+ * changed may have passed one over (the walk resumed by count, and one
+ * before its place had gone); the kernel gives no sign of it, so such a
+ * dump hears the IPv6 route group and is asked again while a change is
+ * heard: at most NETIFC_TRIES times, the last answer then kept.  Whether
+ * a dump of this socket takes more than one datagram is learned from the
+ * last one (a dump not heard that took more is asked again, once).
+ */
+static int talk_routes(struct nl_sock *s, struct route_job *j, struct nl_route_req *q)
+{
+	int hear = j->dump && j->family != AF_INET && s->routes6_big;
+	int r, left;
+
+	if (hear) {
+		nl_heard_clear(&j->heard, AF_UNSPEC);
+		if ((r = nl_listen(s, NL_HEAR_ROUTES6, NULL, NULL)) < 0)
+			return r;
+	}
+	r = nl_talk_heard(s, &q->h, on_route, j, hear ? on_heard : NULL, &j->heard);
+	if (hear && (left = nl_listen(s, NL_HEAR_ROUTES6, on_heard, &j->heard)) < 0 && r == 0)
+		r = left;
+	if (r < 0 || !j->dump || j->family == AF_INET)
+		return r;
+	s->routes6_big = s->datagrams > 1;
+	if (s->datagrams > 1 && (!hear || j->heard.routes6) && j->tries + 1 < NETIFC_TRIES) {
+		j->tries++;
+		return NL_ERR_INTR;
+	}
+	return 0;
+}
+
 static int ask_routes(struct nl_sock *s, struct netifc_call *call, void *ctx)
 {
 	struct route_job *j = ctx;
@@ -120,7 +220,7 @@ static int ask_routes(struct nl_sock *s, struct netifc_call *call, void *ctx)
 		netifc_route_get_request(&q, j->family, j->dst, j->index);
 	}
 	n = j->out->n;
-	r = nl_talk(s, &q.h, on_route, j);
+	r = talk_routes(s, j, &q);
 	/*
 	 * A dump of every family asks each one's routes; MPLS checks its part
 	 * strictly too, and refuses RTA_TABLE: the table is then filtered here.
@@ -128,13 +228,15 @@ static int ask_routes(struct nl_sock *s, struct netifc_call *call, void *ctx)
 	if (r == -EINVAL && j->dump && !j->family && j->table != NETIFC_TABLE_ALL && s->strict) {
 		netifc_routes_truncate(j->out, j->start);
 		netifc_route_dump_request(&q, AF_UNSPEC, j->table, 0);
-		r = nl_talk(s, &q.h, on_route, j);
+		r = talk_routes(s, j, &q);
 	}
 	/* A table that does not exist has no routes (a one-family dump says ENOENT). */
 	if (r == -ENOENT && j->dump && j->table != NETIFC_TABLE_ALL)
 		r = 0;
 	if (r == 0 && !j->dump && j->out->n != n + 1)
 		r = -EPROTO;
+	if (r == 0 && j->dump)
+		r = drop_doubles(j->out, j->start);
 	return r < 0 ? r : name_links(s, call, j);
 }
 
@@ -143,8 +245,10 @@ int netifc_routes_dump(struct netifc_call *c, int family, uint32_t table, struct
 	struct route_job j = {
 		.out = out, .start = out->n, .family = family, .table = table, .dump = 1
 	};
+	int r = netifc_nl_run(c, ask_routes, &j);
 
-	return netifc_nl_run(c, ask_routes, &j);
+	nl_heard_free(&j.heard);
+	return r;
 }
 
 int netifc_route_get(struct netifc_call *c, int family, const uint8_t *dst, int32_t index,
