@@ -26,6 +26,7 @@
 #include "netlink/ethtool.h"
 #include "netlink/netns.h"
 #include "netlink/io.h"
+#include "netlink/heard.h"
 #include "netlink/watch.h"
 #include "compare.h"
 
@@ -299,6 +300,49 @@ static void check_event_parsing(void)
 	nl_events_free(&ev);
 }
 
+/* nl_heard_parse on made-up datagrams: the links told, and what counts as relisted. */
+static void check_heard_parsing(void)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = 9 };
+	struct ifaddrmsg ifa = { .ifa_family = AF_INET6, .ifa_prefixlen = 64, .ifa_index = 5 };
+	struct rtmsg rtm = { .rtm_family = AF_INET6 };
+	uint8_t dgram[512];
+	struct nl_heard h = { 0 };
+	size_t n = 0;
+
+	n += put_msg(dgram + n, RTM_NEWADDR, &ifa, sizeof ifa);
+	n += put_msg(dgram + n, RTM_DELADDR, &ifa, sizeof ifa);
+	ifa.ifa_index = 3;
+	n += put_msg(dgram + n, RTM_NEWADDR, &ifa, sizeof ifa);
+	n += put_msg(dgram + n, RTM_NEWLINK, &ifi, sizeof ifi);   /* a change: not relisted */
+	expect(nl_heard_parse(&h, dgram, n), 0, "parse what a dump heard");
+	nl_heard_sort(&h);
+	expect(h.n == 2 && h.links[0] == 3 && h.links[1] == 5, 1, "links 3 and 5 told, once each");
+	expect(nl_heard_has(&h, 5) && !nl_heard_has(&h, 9), 1, "a link change is no address change");
+	expect(h.relisted || h.routes6, 0, "nothing relisted");
+
+	ifi.ifi_change = 0xffffffffu;                               /* a new link */
+	n = put_msg(dgram, RTM_NEWLINK, &ifi, sizeof ifi);
+	expect(nl_heard_parse(&h, dgram, n) == 0 && h.relisted, 1, "a new link relists");
+	nl_heard_clear(&h, AF_UNSPEC);
+	ifi.ifi_family = AF_BRIDGE;                                /* a bridge port's: skipped */
+	n = put_msg(dgram, RTM_DELLINK, &ifi, sizeof ifi);
+	expect(nl_heard_parse(&h, dgram, n) == 0 && !h.relisted, 1, "a bridge port's is skipped");
+	ifi.ifi_family = AF_UNSPEC;
+	n = put_msg(dgram, RTM_DELLINK, &ifi, sizeof ifi);
+	expect(nl_heard_parse(&h, dgram, n) == 0 && h.relisted, 1, "a link gone relists");
+	nl_heard_clear(&h, AF_UNSPEC);
+	n = put_msg(dgram, RTM_NEWROUTE, &rtm, sizeof rtm);
+	expect(nl_heard_parse(&h, dgram, n) == 0 && h.routes6 && !h.relisted, 1, "an IPv6 route");
+	nl_heard_clear(&h, AF_UNSPEC);
+	n = put_msg(dgram, RTM_NEWADDR, &ifa, 4);                  /* shorter than ifaddrmsg */
+	expect(nl_heard_parse(&h, dgram, n) == 0 && h.relisted && !h.n, 1, "a short one relists");
+	nl_heard_clear(&h, AF_UNSPEC);
+	n = put_msg(dgram, RTM_NEWADDR, &ifa, sizeof ifa);
+	expect(nl_heard_parse(&h, dgram, n - 1) == 0 && h.relisted, 1, "an overrun relists");
+	nl_heard_free(&h);
+}
+
 static int set_lo_up(void)
 {
 	struct ifreq ifr;
@@ -524,6 +568,7 @@ int main(void)
 	check_no_stale_bytes();
 	check_sockets();
 	check_event_parsing();
+	check_heard_parsing();
 	check_watch();
 	check_netns();
 	failures += compare_backends();
