@@ -231,10 +231,11 @@ class _Wake:
     def enter(self) -> Optional[int]:
         """The read end, for one blocking wait, which leave()s after; None once closing."""
         with self._lock:
-            if self.closing:
-                return None
-            self._waits += 1
-            return self._r
+            self._waits += 1  # first: a close() from a signal handler keeps the read end then
+            if not self.closing:
+                return self._r
+        self.leave()
+        return None
 
     def leave(self) -> None:
         with self._lock:
@@ -319,7 +320,10 @@ class Watcher(Closing):
     A Watcher belongs to the process that made it: a forked
     child finds it closed. It watches the network namespace of the thread that
     made it, or the ``netns`` given (a ``netifc.NetNS``, which it needs open to
-    read its tables again). Not to be shared between threads (``live()`` is).
+    read its tables again). Not to be shared between threads (``live()`` is),
+    but ``close()`` may come from any thread: it ends a ``for``, an ``async
+    for`` and a ``poll()`` waiting (which returns ``[]``) at once; ``poll()``
+    on a closed Watcher raises ValueError.
     On kernels that tell of no group changes (older kernels refuse to join
     their notification groups), each read of events compares the groups
     with a dump, and tells the differences as GroupJoined and GroupLeft then.
