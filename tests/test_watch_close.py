@@ -256,6 +256,41 @@ def test_close_on_the_same_loop_ends_async_for(ns):
     assert not still_held(mine)
 
 
+def test_the_socket_number_reused_on_the_loop(ns):
+    """close() on the loop, and the socket's number at once another socket's,
+    which the same loop then reads: the Watcher's wait ends without touching
+    that number (it waited on copies of its own), so the new reader works."""
+    import socket
+
+    async def main():
+        w = netifc.Watcher()
+        seen = []
+        task = asyncio.ensure_future(iterate_async(w, seen))
+        change(ns, 0)
+        deadline = time.monotonic() + TIMEOUT
+        while not seen_link(seen, 0):
+            assert time.monotonic() < deadline, "c0's LinkAdded not told"
+            await asyncio.sleep(0.002)
+        number = w.fileno()
+        loop = asyncio.get_running_loop()
+        a, b = socket.socketpair()
+        try:
+            w.close()
+            os.dup2(a.fileno(), number)  # the number, free now, names another socket
+            told = loop.create_future()
+            loop.add_reader(number, lambda: told.done() or told.set_result(os.read(number, 16)))
+            assert await asyncio.wait_for(task, TIMEOUT) == "ended"
+            b.send(b"still read")
+            assert await asyncio.wait_for(told, TIMEOUT) == b"still read"
+            assert loop.remove_reader(number)  # registered still: nothing removed it
+        finally:
+            os.close(number)
+            a.close()
+            b.close()
+
+    asyncio.run(main())
+
+
 @pytest.mark.parametrize("how", ["call_soon_threadsafe", "directly"])
 def test_close_from_another_thread_ends_async_for(ns, how):
     """The loop runs in a thread; the main thread closes: by the loop's
