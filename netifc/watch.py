@@ -17,12 +17,26 @@ csrc/python/live.c): this module makes the events' classes and the Python API.
 from __future__ import annotations
 
 import asyncio
+import os
 import select
 import sys
+import threading
 import time
+import weakref
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, AsyncIterator, Deque, Dict, Iterator, List, Optional, Tuple, cast
+from typing import (
+    TYPE_CHECKING,
+    AsyncIterator,
+    Deque,
+    Dict,
+    Iterator,
+    List,
+    Optional,
+    Set,
+    Tuple,
+    cast,
+)
 
 from . import _netifc
 from ._netifc import Addr, Interface
@@ -192,6 +206,111 @@ def _tables(live: bool, netns: Optional[Namespace] = None) -> _Tables:
 # ---- Watcher ----------------------------------------------------------------------
 
 
+class _Wake:
+    """What ends a Watcher's waits when it is closed, from any thread: a pipe
+    whose write end ``close()`` closes. A wait polls the read end beside the
+    socket; once the write end is closed the read end is readable (end of
+    file) for good, so a wait begun before the close or after ends at once.
+    The read end is closed by whichever comes last of ``close()`` and the
+    last blocking wait, and an event loop is given copies (``dup``) that its
+    wait closes after removing them: no wait ever polls a descriptor number
+    that a close may have freed for reuse. A forked child closes the pipe
+    (its Watcher is closed there, as the socket is)."""
+
+    __slots__ = ("_lock", "_r", "_w", "_waits", "_copies", "closing", "__weakref__")
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()  # a signal handler's close() may come within
+        self._r = self._w = -1
+        self._waits = 0
+        self._copies: Set[Tuple[int, int]] = set()
+        self.closing = False
+        self._r, self._w = os.pipe()  # not inherited by exec (O_CLOEXEC)
+        _WAKES.add(self)
+
+    def enter(self) -> Optional[int]:
+        """The read end, for one blocking wait, which leave()s after; None once closing."""
+        with self._lock:
+            self._waits += 1  # first: a close() from a signal handler keeps the read end then
+            if not self.closing:
+                return self._r
+        self.leave()
+        return None
+
+    def leave(self) -> None:
+        with self._lock:
+            self._waits -= 1
+            if self.closing and not self._waits:
+                self._close_read_end()
+
+    def copies(self, fd: int) -> Optional[Tuple[int, int]]:
+        """Copies of the socket fd and of the read end, for an event loop's
+        readers (uncopy() when removed); None once closing (or fd closed)."""
+        try:
+            sock = os.dup(fd)  # fd closed meanwhile, and reused: then the read end ends it
+        except OSError:
+            return None
+        with self._lock:
+            if not self.closing:
+                pair = (sock, os.dup(self._r))
+                self._copies.add(pair)
+                return pair
+        os.close(sock)
+        return None
+
+    def uncopy(self, pair: Tuple[int, int]) -> None:
+        with self._lock:
+            if pair in self._copies:  # (not when a fork closed them)
+                self._copies.discard(pair)
+                for fd in pair:
+                    os.close(fd)
+
+    def set(self) -> None:
+        """Closing: every wait ends, now and from now on."""
+        with self._lock:
+            self.closing = True
+            if self._w >= 0:
+                os.close(self._w)
+                self._w = -1
+            if not self._waits:
+                self._close_read_end()
+
+    def _close_read_end(self) -> None:
+        if self._r >= 0:
+            os.close(self._r)
+            self._r = -1
+
+    def _forked(self) -> None:
+        """In a forked child, whose only thread waits on none of it."""
+        self._lock = threading.RLock()  # perhaps held by a thread the child lacks
+        self._waits = 0
+        for pair in self._copies:
+            for fd in pair:
+                os.close(fd)
+        self._copies = set()
+        self.set()
+
+    def __del__(self) -> None:
+        for fd in (self._r, self._w):
+            if fd >= 0:
+                os.close(fd)
+        for pair in self._copies:
+            for fd in pair:
+                os.close(fd)
+
+
+_WAKES: weakref.WeakSet[_Wake] = weakref.WeakSet()
+
+
+def _forked() -> None:
+    for wake in list(_WAKES):
+        wake._forked()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked)
+
+
 class Watcher(Closing):
     """Change events of the network interfaces, addresses and multicast groups.
 
@@ -201,7 +320,10 @@ class Watcher(Closing):
     A Watcher belongs to the process that made it: a forked
     child finds it closed. It watches the network namespace of the thread that
     made it, or the ``netns`` given (a ``netifc.NetNS``, which it needs open to
-    read its tables again). Not to be shared between threads (``live()`` is).
+    read its tables again). Not to be shared between threads (``live()`` is),
+    but ``close()`` may come from any thread: it ends a ``for``, an ``async
+    for`` and a ``poll()`` waiting (which returns ``[]``) at once; ``poll()``
+    on a closed Watcher raises ValueError.
     On kernels that tell of no group changes (older kernels refuse to join
     their notification groups), each read of events compares the groups
     with a dump, and tells the differences as GroupJoined and GroupLeft then.
@@ -213,6 +335,7 @@ class Watcher(Closing):
     def __init__(self, netns: Optional[Namespace] = None) -> None:
         self._tables = _tables(False, netns)
         self._pending: Deque[Event] = deque()
+        self._wake = _Wake()
 
     def fileno(self) -> int:
         """The socket's descriptor: readable when notifications are pending."""
@@ -220,7 +343,7 @@ class Watcher(Closing):
 
     @property
     def closed(self) -> bool:
-        return bool(self._tables.closed)
+        return self._wake.closing or bool(self._tables.closed)
 
     @property
     def interfaces(self) -> Tuple[Interface, ...]:
@@ -241,30 +364,55 @@ class Watcher(Closing):
         return self._tables.groups
 
     def close(self) -> None:
-        """Close the socket; iteration then ends. Closing again does nothing."""
+        """Close the socket, from any thread: iteration (``for``, ``async for``)
+        then ends, and a poll() waiting returns []. Closing again does nothing."""
         self._tables.close()
+        self._wake.set()
 
-    def _take(self) -> None:
-        """What is pending now, without blocking, onto the queue."""
-        self._pending.extend(cast(List[Event], self._tables._events(_EVENTS)))
+    def _take(self) -> bool:
+        """What is pending now, without blocking, onto the queue; False when
+        the Watcher is closed (perhaps by another thread meanwhile)."""
+        if self.closed:
+            return False
+        try:
+            self._pending.extend(cast(List[Event], self._tables._events(_EVENTS)))
+        except ValueError:
+            if self.closed:
+                return False
+            raise
+        return True
 
-    def _wait(self, timeout: Optional[float]) -> bool:
-        """Block until the socket is readable or timeout seconds pass."""
-        p = select.poll()
-        p.register(self.fileno(), select.POLLIN)
-        return bool(p.poll(None if timeout is None else max(0, int(timeout * 1000 + 0.999))))
+    def _wait(self, timeout: Optional[float]) -> None:
+        """Block until the socket is readable, the Watcher closed, or timeout seconds pass."""
+        try:
+            fd = self.fileno()
+        except ValueError:  # closed meanwhile
+            return
+        wake = self._wake.enter()
+        if wake is None:
+            return
+        try:
+            p = select.poll()
+            p.register(fd, select.POLLIN)  # (closed and reused meanwhile: wake ends it)
+            p.register(wake, select.POLLIN)
+            p.poll(None if timeout is None else max(0, int(timeout * 1000 + 0.999)))
+        finally:
+            self._wake.leave()
 
     def poll(self, timeout: Optional[float] = None) -> List[Event]:
         """The events that happened, in order, waiting up to timeout seconds (None:
-        as long as it takes; 0: not at all) for the first. [] when none came."""
+        as long as it takes; 0: not at all) for the first. [] when none came,
+        or when close() came while it waited. ValueError once closed."""
         if timeout is not None and (
             isinstance(timeout, bool) or not isinstance(timeout, (int, float))
         ):
             raise TypeError(f"poll: timeout must be a number or None, not {type(timeout).__name__}")
+        if self.closed:
+            raise ValueError("I/O operation on a closed netlink watch")
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            if not self._pending:
-                self._take()
+            if not self._pending and not self._take():
+                return []
             if self._pending:
                 out = list(self._pending)
                 self._pending.clear()
@@ -278,10 +426,9 @@ class Watcher(Closing):
         return self
 
     def __next__(self) -> Event:
-        while not self._pending:
-            if self.closed:
+        while not self._pending or self.closed:
+            if not self._take():
                 raise StopIteration
-            self._take()
             if not self._pending:
                 self._wait(None)
         return self._pending.popleft()
@@ -290,28 +437,37 @@ class Watcher(Closing):
         return self
 
     async def __anext__(self) -> Event:
-        while not self._pending:
-            if self.closed:
+        while not self._pending or self.closed:
+            if not self._take():
                 raise StopAsyncIteration
-            self._take()
             if not self._pending:
                 await self._readable()
         return self._pending.popleft()
 
     async def _readable(self) -> None:
+        """Until the socket is readable or the Watcher closed, on the running loop."""
+        try:
+            fd = self.fileno()
+        except ValueError:  # closed meanwhile
+            return
+        fds = self._wake.copies(fd)
+        if fds is None:
+            return
         loop = asyncio.get_running_loop()
         ready: asyncio.Future[None] = loop.create_future()
-        fd = self.fileno()
 
         def wake() -> None:
             if not ready.done():
                 ready.set_result(None)
 
-        loop.add_reader(fd, wake)
         try:
+            for each in fds:
+                loop.add_reader(each, wake)
             await ready
         finally:
-            loop.remove_reader(fd)
+            for each in fds:
+                loop.remove_reader(each)
+            self._wake.uncopy(fds)
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else f"fd {self.fileno()}"

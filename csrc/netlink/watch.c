@@ -103,19 +103,22 @@ int nl_watch_open(struct nl_watch *w, struct netifc_ns *ns, unsigned groups)
 	return r;
 }
 
-/* One datagram: its real length (it may exceed the buffer) or a negative errno. */
-static ssize_t recv_one(struct nl_watch *w, void *buf, size_t size, uint32_t *sender)
+/*
+ * The next datagram, peeked: its real length (MSG_TRUNC) and sender, or a
+ * negative errno.  Nothing is copied; the datagram stays queued.
+ */
+static ssize_t peek_one(struct nl_watch *w, uint32_t *sender)
 {
 	struct sockaddr_nl sa;
-	struct iovec iov = { .iov_base = buf, .iov_len = size };
+	struct iovec iov = { .iov_base = NULL, .iov_len = 0 };
 	struct msghdr msg = {
 		.msg_name = &sa, .msg_namelen = sizeof sa, .msg_iov = &iov, .msg_iovlen = 1
 	};
 	ssize_t n;
 
-	*sender = UINT32_MAX; /* none known until a datagram is read */
+	*sender = UINT32_MAX; /* none known until a datagram is seen */
 	do
-		n = recvmsg(w->fd, &msg, MSG_DONTWAIT | MSG_TRUNC);
+		n = recvmsg(w->fd, &msg, MSG_DONTWAIT | MSG_PEEK | MSG_TRUNC);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -errno;
@@ -123,15 +126,29 @@ static ssize_t recv_one(struct nl_watch *w, void *buf, size_t size, uint32_t *se
 	return n;
 }
 
-/* A datagram too big for the buffer was cut, so lost: the next one fits. */
-static void grow(struct nl_watch *w, size_t need)
+/* The datagram peeked, taken: its real length (beyond size: it was cut) or a negative errno. */
+static ssize_t take_one(struct nl_watch *w, void *buf, size_t size)
 {
-	uint8_t *nb = realloc(w->buf, need);
+	ssize_t n;
 
-	if (nb) {
-		w->buf = nb;
-		w->size = need;
-	}
+	do
+		n = recv(w->fd, buf, size, MSG_DONTWAIT | MSG_TRUNC);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
+/* Room for a datagram of `need` bytes: 0, or -ENOMEM (the buffer is left as it was). */
+static int grow(struct nl_watch *w, size_t need)
+{
+	uint8_t *nb;
+
+	if (need <= (w->buf ? w->size : WATCH_BUFSIZE))
+		return 0;
+	if (!(nb = realloc(w->buf, need)))
+		return -ENOMEM;
+	w->buf = nb;
+	w->size = need;
+	return 0;
 }
 
 /* Anything to read (or an error to take): poll costs less than an empty receive. */
@@ -142,40 +159,56 @@ static int pending(int fd)
 	return poll(&p, 1, 0) != 0; /* on failure, the receive tells */
 }
 
+/*
+ * One datagram, as iproute2 reads: its size peeked, the buffer grown to it,
+ * then read whole.  1: one taken (parsed or dropped), 0: none pending, -errno.
+ */
+static int read_one(struct nl_watch *w, uint8_t *stack, struct nl_events *ev)
+{
+	uint32_t sender;
+	ssize_t n = peek_one(w, &sender);
+	uint8_t *buf;
+	size_t size;
+	int r;
+
+	if (n == -EAGAIN)
+		return 0;
+	if (n == -ENOBUFS) {
+		ev->lost++; /* the kernel dropped notifications */
+		return 1;
+	}
+	if (n < 0)
+		return (int)n;
+	if (sender != 0) { /* not the kernel's: dropped unread */
+		n = take_one(w, stack, 0);
+		return n < 0 ? (int)n : 1;
+	}
+	grow(w, (size_t)n); /* no memory: it is read cut, below */
+	buf = w->buf ? w->buf : stack;
+	size = w->buf ? w->size : WATCH_BUFSIZE;
+	if ((n = take_one(w, buf, size)) < 0)
+		return n == -EAGAIN ? 0 : (int)n;
+	if ((size_t)n > size) {
+		ev->lost++; /* cut, so lost: the caller reads its tables again */
+		return 1;
+	}
+	r = nl_parse_events(buf, (size_t)n, ev);
+	return r < 0 ? r : 1;
+}
+
 int nl_watch_read(struct nl_watch *w, struct nl_events *ev)
 {
-	uint8_t stack[WATCH_BUFSIZE], *buf;
-	uint32_t sender;
-	size_t size;
-	ssize_t n;
+	uint8_t stack[WATCH_BUFSIZE];
 	int r = 0, i;
 
 	pthread_mutex_lock(&w->lock);
 	if (w->fd < 0)
 		r = -EBADF;
-	for (i = 0; r == 0 && i < WATCH_MAX_READS && (i || pending(w->fd)); i++) {
-		buf = w->buf ? w->buf : stack;
-		size = w->buf ? w->size : sizeof stack;
-		n = recv_one(w, buf, size, &sender);
-		if (n == -EAGAIN)
+	for (i = 0; r >= 0 && i < WATCH_MAX_READS && (i || pending(w->fd)); i++)
+		if ((r = read_one(w, stack, ev)) == 0)
 			break;
-		if (n == -ENOBUFS) {
-			ev->lost++; /* the kernel dropped notifications */
-			continue;
-		}
-		if (n < 0)
-			r = (int)n;
-		else if (sender != 0)
-			continue; /* not the kernel's: dropped unread */
-		else if ((size_t)n > size) {
-			ev->lost++;
-			grow(w, (size_t)n);
-		} else {
-			r = nl_parse_events(buf, (size_t)n, ev);
-		}
-	}
 	pthread_mutex_unlock(&w->lock);
-	return r;
+	return r < 0 ? r : 0;
 }
 
 int nl_watch_name(struct nl_watch *w, int32_t index, char name[NETIFC_NAMESIZ])

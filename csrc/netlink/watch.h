@@ -20,7 +20,7 @@
 struct nl_watch {
 	int fd;   /* -1 once closed, here or by a fork in the child */
 	unsigned groups;        /* NL_WATCH_MCAST4 | NL_WATCH_MCAST6 */
-	uint8_t *buf;           /* NULL (a read uses its stack) until a datagram outgrew that */
+	uint8_t *buf;           /* NULL (a read uses its stack) until a datagram outgrows that */
 	size_t size;
 	pthread_mutex_t lock;   /* one read or close at a time */
 	struct nl_fork_entry fork;      /* on the fork registry's list of watches */
@@ -40,8 +40,10 @@ int nl_watch_open(struct nl_watch *w, struct netifc_ns *ns, unsigned groups);
  * Takes every datagram pending, without blocking, and appends its events
  * to ev: 0 (nothing pending is not an error) or a negative errno (-EBADF
  * once closed).  Only the kernel's datagrams count (sender nl_pid 0).
- * ev->lost counts what the kernel dropped (ENOBUFS) and datagrams larger
- * than the buffer (the buffer grows for the next one); either way the
+ * Each datagram's size is peeked first and the buffer grown to it, so none
+ * is read cut (a link with hundreds of altnames is told in one of 40 KB
+ * and more).  ev->lost counts what the kernel dropped (ENOBUFS) and a
+ * datagram read cut all the same (no memory to grow); either way the
  * caller reads its tables again.
  */
 int nl_watch_read(struct nl_watch *w, struct nl_events *ev);
