@@ -45,7 +45,7 @@ $cc -o "$out/route_check" "$here/route_check.c" "$csrc/netlink/routes.c" "$csrc/
 for target in netlink procnet route; do
     echo "-- fuzz_$target over its corpus"
     $cc -o "$out/replay_$target" "$csrc/fuzz/replay.c" "$csrc/fuzz/fuzz_$target.c" \
-        "$csrc/netlink/parse.c" "$csrc/netlink/stats_parse.c" "$csrc/netlink/route_parse.c" "$csrc/procfs/igmp_parse.c" "$csrc/core/addr.c" \
+        "$csrc/netlink/parse.c" "$csrc/netlink/heard.c" "$csrc/netlink/stats_parse.c" "$csrc/netlink/route_parse.c" "$csrc/procfs/igmp_parse.c" "$csrc/core/addr.c" \
         "$csrc/core/vec.c"
     "$out/replay_$target" "$csrc/fuzz/corpus/$target"
 done

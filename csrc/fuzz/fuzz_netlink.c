@@ -2,7 +2,7 @@
  * libFuzzer target: nl_walk() and the link/address parsers on arbitrary
  * bytes, the way netlink/backend.c drives them (with the counters' and the link
  * settings' parsers of netlink/stats_parse.c on every message), and nl_parse_events() the way a
- * watch does.  Byte 0 picks a dump (bit 0) or a single reply, or (bit 1)
+ * watch does (and nl_heard_parse() the way a dump that hears does).  Byte 0 picks a dump (bit 0) or a single reply, or (bit 1)
  * notifications; the rest is the datagram.  For replies, the sequence
  * number and port id are taken from its first header, so recorded replies
  * are walked in full.
@@ -11,6 +11,7 @@
 #include <string.h>
 #include <linux/netlink.h>
 
+#include "netlink/heard.h"
 #include "netlink/parse.h"
 #include "netlink/stats_parse.h"
 
@@ -52,8 +53,12 @@ static int on_msg(uint16_t type, const uint8_t *p, size_t len, void *ctx)
 static int notifications(const uint8_t *data, size_t size)
 {
 	struct nl_events ev = { 0 };
+	struct nl_heard h = { 0 };
 	size_t i;
 
+	nl_heard_parse(&h, data, size);
+	nl_heard_sort(&h);
+	nl_heard_free(&h);
 	nl_parse_events(data, size, &ev);
 	for (i = 0; i < ev.n; i++)
 		if (ev.v[i].kind >= NL_EV_ADDR_NEW)

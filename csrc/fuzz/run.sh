@@ -12,7 +12,7 @@ cc=$(command -v clang || command -v clang-14)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I$csrc"
-common="$csrc/netlink/parse.c $csrc/netlink/stats_parse.c $csrc/netlink/route_parse.c $csrc/procfs/igmp_parse.c $csrc/core/addr.c $csrc/core/vec.c"
+common="$csrc/netlink/parse.c $csrc/netlink/heard.c $csrc/netlink/stats_parse.c $csrc/netlink/route_parse.c $csrc/procfs/igmp_parse.c $csrc/core/addr.c $csrc/core/vec.c"
 for target in netlink procnet route; do
     "$cc" $flags -o "$work/fuzz_$target" "$here/fuzz_$target.c" $common
     mkdir -p "$work/corpus_$target"
