@@ -231,6 +231,89 @@ def wait_link_locals(ns, names, timeout=10):
         time.sleep(0.05)
 
 
+def solicited_node(address):
+    """The solicited-node group (ff02::1:ffXX:XXXX) of an IPv6 address."""
+    low = ipaddress.IPv6Address(address).packed[13:]
+    return str(ipaddress.IPv6Address(bytes.fromhex("ff02" + "00" * 9 + "01ff") + low))
+
+
+def _ipv6_on(ns, link):
+    """Whether IPv6 runs on the link: its MTU at least 1280 and IPv6 not
+    disabled there (its sysctl, read in the namespace)."""
+    if link["mtu"] < 1280:
+        return False
+    try:
+        with ns.entered():
+            with open(f"/proc/sys/net/ipv6/conf/{link['ifname']}/disable_ipv6") as f:
+                return f.read().strip() == "0"
+    except FileNotFoundError:  # gone meanwhile, or IPv6 off in the whole kernel
+        return False
+
+
+def pending_work(ns):
+    """What the kernel still has to do by itself, as ip -j shows it (nothing
+    the tests wait for is left out, nothing is guessed from time): [] once
+    it is done, else one line per thing pending.  For each link that is up
+    (loopback aside):
+
+    - its operstate agrees with its carrier (a carrier change shows in a
+      dump at once, as LOWER_UP; its operstate follows when the kernel's
+      link watch runs, up to a second later, and so do the link-local and
+      the notifications that come of it);
+    - where IPv6 runs on it (MTU 1280 or more, not disabled) and its
+      address generation mode is not none, with carrier: it has an IPv6
+      link-local address;
+    - each of its IPv6 addresses (those whose DAD failed aside) is out of
+      DAD -- not tentative -- and its solicited-node group is joined: the
+      kernel joins it when the address's DAD work starts, which is also
+      when it tells of an address added with nodad or optimistic (listed
+      at once, told only then), and when DAD ends it tells of the others.
+
+    A bridge waiting for its ports' forwarding (no carrier yet) is not seen
+    here: a test that waits for it says so."""
+    links = ns.ipj("-d", "link", "show")
+    addrs = {l["ifindex"]: l.get("addr_info", []) for l in ns.ipj("addr", "show")}
+    groups = {
+        l["ifindex"]: {m["address"] for m in l.get("maddr", []) if m.get("family") == "inet6"}
+        for l in ns.ipj("maddr", "show")
+    }
+    out = []
+    for l in links:
+        flags, name = set(l["flags"]), l["ifname"]
+        if "UP" not in flags or "LOOPBACK" in flags:
+            continue
+        carrier, oper = "LOWER_UP" in flags, l["operstate"]
+        if carrier != (oper in ("UP", "UNKNOWN")):
+            out.append(f"{name}: carrier {'on' if carrier else 'off'}, operstate {oper}")
+            continue
+        if not carrier or not _ipv6_on(ns, l):
+            continue
+        six = [a for a in addrs.get(l["ifindex"], []) if a["family"] == "inet6"]
+        if l.get("inet6_addr_gen_mode") != "none" and not any(a["scope"] == "link" for a in six):
+            out.append(f"{name}: no IPv6 link-local address yet")
+        for a in six:
+            if a.get("dadfailed"):
+                continue
+            if a.get("tentative"):
+                out.append(f"{name}: {a['local']} tentative (in DAD)")
+            elif solicited_node(a["local"]) not in groups.get(l["ifindex"], ()):
+                out.append(f"{name}: {a['local']}'s solicited-node group not joined yet")
+    return out
+
+
+def settle(ns, timeout=15):
+    """Polls until pending_work(ns) is empty; fails, naming what is still
+    pending, after timeout seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = pending_work(ns)
+        if not left:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the kernel's own work still pending after {timeout} s: {left}")
+        time.sleep(0.05)
+
+
 def build_lab():
     """One namespace with every kind of link and address the tests compare."""
     ns = Netns("lab")
