@@ -213,24 +213,6 @@ ODD_NAME = "v\u00e90"  # not ASCII: UTF-8 bytes to the kernel
 BYTES_NAME = "v\udcff1"  # not UTF-8: the byte 0xff, as surrogateescape reads it
 
 
-def wait_link_locals(ns, names, timeout=10):
-    """Polls until each of the links `names` has its IPv6 link-local address:
-    the kernel adds it when the link's carrier comes up, which it tells a
-    moment (up to a second, more on a loaded host) after ``link set up``."""
-    deadline = time.monotonic() + timeout
-    while True:
-        have = {
-            l["ifname"] for l in ns.ipj("-6", "addr", "show", "scope", "link") if l.get("addr_info")
-        }
-        if set(names) <= have:
-            return
-        if time.monotonic() > deadline:
-            raise AssertionError(
-                f"no link-local address on {sorted(set(names) - have)} after {timeout} s"
-            )
-        time.sleep(0.05)
-
-
 def solicited_node(address):
     """The solicited-node group (ff02::1:ffXX:XXXX) of an IPv6 address."""
     low = ipaddress.IPv6Address(address).packed[13:]
@@ -271,6 +253,11 @@ def pending_work(ns):
 
     A bridge waiting for its ports' forwarding (no carrier yet) is not seen
     here: a test that waits for it says so."""
+    return [f"{name}: {what}" for name, what in _pending(ns)]
+
+
+def _pending(ns):
+    """pending_work(ns) as (link name, what) pairs."""
     links = ns.ipj("-d", "link", "show")
     addrs = {l["ifindex"]: l.get("addr_info", []) for l in ns.ipj("addr", "show")}
     groups = {
@@ -284,21 +271,42 @@ def pending_work(ns):
             continue
         carrier, oper = "LOWER_UP" in flags, l["operstate"]
         if carrier != (oper in ("UP", "UNKNOWN")):
-            out.append(f"{name}: carrier {'on' if carrier else 'off'}, operstate {oper}")
+            out.append((name, f"carrier {'on' if carrier else 'off'}, operstate {oper}"))
             continue
         if not carrier or not _ipv6_on(ns, l):
             continue
         six = [a for a in addrs.get(l["ifindex"], []) if a["family"] == "inet6"]
         if l.get("inet6_addr_gen_mode") != "none" and not any(a["scope"] == "link" for a in six):
-            out.append(f"{name}: no IPv6 link-local address yet")
+            out.append((name, "no IPv6 link-local address yet"))
         for a in six:
             if a.get("dadfailed"):
                 continue
             if a.get("tentative"):
-                out.append(f"{name}: {a['local']} tentative (in DAD)")
+                out.append((name, f"{a['local']} tentative (in DAD)"))
             elif solicited_node(a["local"]) not in groups.get(l["ifindex"], ()):
-                out.append(f"{name}: {a['local']}'s solicited-node group not joined yet")
+                out.append((name, f"{a['local']}'s solicited-node group not joined yet"))
     return out
+
+
+def wait_link_locals(ns, names, timeout=10):
+    """Polls until each of the links `names` has its IPv6 link-local address
+    and nothing of pending_work() is left on them: the kernel adds it when
+    the link's carrier comes up, which it tells a moment (up to a second,
+    more on a loaded host) after ``link set up``, lists it tentative, and
+    makes it final (and joins its solicited-node group) when its DAD work
+    runs -- at once where DAD is off, when DAD ends where it is on."""
+    deadline = time.monotonic() + timeout
+    while True:
+        have = {
+            l["ifname"] for l in ns.ipj("-6", "addr", "show", "scope", "link") if l.get("addr_info")
+        }
+        left = [f"{n}: no link-local address" for n in sorted(set(names) - have)]
+        left += [f"{n}: {what}" for n, what in _pending(ns) if n in names]
+        if not left:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"after {timeout} s: {left}")
+        time.sleep(0.05)
 
 
 def settle(ns, timeout=15):
