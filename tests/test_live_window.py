@@ -125,7 +125,9 @@ def through_window(ns, lv, replayed, what):
     up to a second later, and no notification says which link a change
     elsewhere moved: a veth's peer), and an address the kernel made by
     itself in the moment before its first sign (its link's change, or its
-    solicited-node group joined).  The window is over once the kernel's own
+    solicited-node group joined), or one added with nodad or optimistic
+    until its DAD work runs (which joins that group, then tells of it: the
+    exception docs/live.rst states).  The window is over once the kernel's own
     work (DAD, carrier, link-locals: nslab.pending_work) was done before a
     round that finds every table exact.  Returns (rounds inside the window,
     rounds something lagged)."""
