@@ -213,21 +213,112 @@ ODD_NAME = "v\u00e90"  # not ASCII: UTF-8 bytes to the kernel
 BYTES_NAME = "v\udcff1"  # not UTF-8: the byte 0xff, as surrogateescape reads it
 
 
+def solicited_node(address):
+    """The solicited-node group (ff02::1:ffXX:XXXX) of an IPv6 address."""
+    low = ipaddress.IPv6Address(address).packed[13:]
+    return str(ipaddress.IPv6Address(bytes.fromhex("ff02" + "00" * 9 + "01ff") + low))
+
+
+def _ipv6_on(ns, link):
+    """Whether IPv6 runs on the link: its MTU at least 1280 and IPv6 not
+    disabled there (its sysctl, read in the namespace)."""
+    if link["mtu"] < 1280:
+        return False
+    try:
+        with ns.entered():
+            with open(f"/proc/sys/net/ipv6/conf/{link['ifname']}/disable_ipv6") as f:
+                return f.read().strip() == "0"
+    except FileNotFoundError:  # gone meanwhile, or IPv6 off in the whole kernel
+        return False
+
+
+def pending_work(ns):
+    """What the kernel still has to do by itself, as ip -j shows it (nothing
+    the tests wait for is left out, nothing is guessed from time): [] once
+    it is done, else one line per thing pending.  For each link that is up
+    (loopback aside):
+
+    - its operstate agrees with its carrier (a carrier change shows in a
+      dump at once, as LOWER_UP; its operstate follows when the kernel's
+      link watch runs, up to a second later, and so do the link-local and
+      the notifications that come of it);
+    - where IPv6 runs on it (MTU 1280 or more, not disabled) and its
+      address generation mode is not none, with carrier: it has an IPv6
+      link-local address;
+    - each of its IPv6 addresses (those whose DAD failed aside) is out of
+      DAD -- not tentative -- and its solicited-node group is joined: the
+      kernel joins it when the address's DAD work starts, which is also
+      when it tells of an address added with nodad or optimistic (listed
+      at once, told only then), and when DAD ends it tells of the others.
+
+    A bridge waiting for its ports' forwarding (no carrier yet) is not seen
+    here: a test that waits for it says so."""
+    return [f"{name}: {what}" for name, what in _pending(ns)]
+
+
+def _pending(ns):
+    """pending_work(ns) as (link name, what) pairs."""
+    links = ns.ipj("-d", "link", "show")
+    addrs = {l["ifindex"]: l.get("addr_info", []) for l in ns.ipj("addr", "show")}
+    groups = {
+        l["ifindex"]: {m["address"] for m in l.get("maddr", []) if m.get("family") == "inet6"}
+        for l in ns.ipj("maddr", "show")
+    }
+    out = []
+    for l in links:
+        flags, name = set(l["flags"]), l["ifname"]
+        if "UP" not in flags or "LOOPBACK" in flags:
+            continue
+        carrier, oper = "LOWER_UP" in flags, l["operstate"]
+        if carrier != (oper in ("UP", "UNKNOWN")):
+            out.append((name, f"carrier {'on' if carrier else 'off'}, operstate {oper}"))
+            continue
+        if not carrier or not _ipv6_on(ns, l):
+            continue
+        six = [a for a in addrs.get(l["ifindex"], []) if a["family"] == "inet6"]
+        if l.get("inet6_addr_gen_mode") != "none" and not any(a["scope"] == "link" for a in six):
+            out.append((name, "no IPv6 link-local address yet"))
+        for a in six:
+            if a.get("dadfailed"):
+                continue
+            if a.get("tentative"):
+                out.append((name, f"{a['local']} tentative (in DAD)"))
+            elif solicited_node(a["local"]) not in groups.get(l["ifindex"], ()):
+                out.append((name, f"{a['local']}'s solicited-node group not joined yet"))
+    return out
+
+
 def wait_link_locals(ns, names, timeout=10):
-    """Polls until each of the links `names` has its IPv6 link-local address:
-    the kernel adds it when the link's carrier comes up, which it tells a
-    moment (up to a second, more on a loaded host) after ``link set up``."""
+    """Polls until each of the links `names` has its IPv6 link-local address
+    and nothing of pending_work() is left on them: the kernel adds it when
+    the link's carrier comes up, which it tells a moment (up to a second,
+    more on a loaded host) after ``link set up``, lists it tentative, and
+    makes it final (and joins its solicited-node group) when its DAD work
+    runs -- at once where DAD is off, when DAD ends where it is on."""
     deadline = time.monotonic() + timeout
     while True:
         have = {
             l["ifname"] for l in ns.ipj("-6", "addr", "show", "scope", "link") if l.get("addr_info")
         }
-        if set(names) <= have:
+        left = [f"{n}: no link-local address" for n in sorted(set(names) - have)]
+        left += [f"{n}: {what}" for n, what in _pending(ns) if n in names]
+        if not left:
             return
         if time.monotonic() > deadline:
-            raise AssertionError(
-                f"no link-local address on {sorted(set(names) - have)} after {timeout} s"
-            )
+            raise AssertionError(f"after {timeout} s: {left}")
+        time.sleep(0.05)
+
+
+def settle(ns, timeout=15):
+    """Polls until pending_work(ns) is empty; fails, naming what is still
+    pending, after timeout seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = pending_work(ns)
+        if not left:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the kernel's own work still pending after {timeout} s: {left}")
         time.sleep(0.05)
 
 
