@@ -94,29 +94,52 @@ def run(rate: float) -> Tuple[int, float]:
     except _Stop:
         return sent, time.monotonic() - start
     finally:
+        s.setblocking(True)  # what it leaves goes: the namespace as it was
+        for index, family, address in alive:
+            sent += 1
+            s.send(_message(RTM_DELADDR, family, index, address, sent))
         s.close()
 
 
-class Churn:
-    """``python -m netifc.churn rate`` in namespace ns (a name under
-    /run/netns) for a with block; ``rate`` after it: the changes a second
-    it reached."""
+def run_links(rate: float) -> Tuple[int, float]:
+    """Veth pairs added and removed until SIGTERM/SIGINT: (changes, seconds)."""
+    ip = subprocess.Popen(["ip", "-force", "-batch", "-"], stdin=subprocess.PIPE, text=True)
+    assert ip.stdin is not None
+    sent = pairs = 0
+    start = time.monotonic()
+    try:
+        while True:
+            due = int((time.monotonic() - start) * rate)
+            while sent < due:
+                if sent % 2 == 0:
+                    ip.stdin.write(f"link add ch{pairs} type veth peer name cp{pairs}\n")
+                else:
+                    ip.stdin.write(f"link del ch{pairs}\n")
+                    pairs += 1
+                sent += 1
+            ip.stdin.flush()
+            time.sleep(0.002)
+    except _Stop:
+        return sent, time.monotonic() - start
+    finally:
+        if sent % 2:  # the last pair added goes too
+            ip.stdin.write(f"link del ch{pairs}\n")
+        ip.stdin.close()
+        ip.wait()
 
-    def __init__(self, ns: str, rate: float) -> None:
-        self.ns, self.asked, self.rate = ns, rate, 0.0
+
+class Churn:
+    """``python -m netifc.churn [--links] rate`` in namespace ns (a name
+    under /run/netns) for a with block; ``rate`` after it: the changes a
+    second it reached."""
+
+    def __init__(self, ns: str, rate: float, links: bool = False) -> None:
+        self.ns, self.asked, self.rate, self.links = ns, rate, 0.0, links
         self._proc: Optional[subprocess.Popen[str]] = None
 
     def __enter__(self) -> "Churn":
-        cmd = [
-            "ip",
-            "netns",
-            "exec",
-            self.ns,
-            sys.executable,
-            "-m",
-            "netifc.churn",
-            str(self.asked),
-        ]
+        cmd = ["ip", "netns", "exec", self.ns, sys.executable, "-m", "netifc.churn"]
+        cmd += ["--links"] * self.links + [str(self.asked)]
         self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
         assert self._proc.stdout is not None
         if self._proc.stdout.readline() != "ready\n":  # its signal handlers are set
@@ -148,8 +171,10 @@ class Churn:
 
 def main(argv: Optional[List[str]] = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    links = args[:1] == ["--links"]
+    args = args[1:] if links else args
     if len(args) != 1:
-        print("usage: python -m netifc.churn RATE", file=sys.stderr)
+        print("usage: python -m netifc.churn [--links] RATE", file=sys.stderr)
         return 2
     try:
         rate = float(args[0])
@@ -161,7 +186,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
     print("ready", flush=True)
-    changes, seconds = run(rate)
+    changes, seconds = run_links(rate) if links else run(rate)
     print(f"changes {changes} seconds {seconds:.3f}", flush=True)
     return 0
 

@@ -324,6 +324,8 @@ static void check_heard_parsing(void)
 	ifi.ifi_change = 0xffffffffu;                               /* a new link */
 	n = put_msg(dgram, RTM_NEWLINK, &ifi, sizeof ifi);
 	expect(nl_heard_parse(&h, dgram, n) == 0 && h.relisted, 1, "a new link relists");
+	nl_heard_sort(&h);
+	expect(nl_heard_has(&h, 9), 1, "a new link is told");
 	nl_heard_clear(&h, AF_UNSPEC);
 	ifi.ifi_family = AF_BRIDGE;                                /* a bridge port's: skipped */
 	n = put_msg(dgram, RTM_DELLINK, &ifi, sizeof ifi);

@@ -46,6 +46,80 @@ static int index_cmp(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+/*
+ * Whether the kernel walks link and address dumps in the order of the
+ * links' indices, resuming each datagram after the last link it listed
+ * (Linux 6.18 does): then a link that comes or goes while a dump runs moves
+ * no other link's place, and an interrupted dump lists each link that
+ * stays once.  Older kernels walk a hash of 256 buckets by place, where
+ * such a change can skip or repeat a link.  Learned from the dumps: one in
+ * rising order in which two links share a bucket (their indices equal
+ * modulo 256) can only come from a walk by index; until one is seen, every
+ * dump interrupted by a link's coming or going is asked again whole.
+ */
+enum { BY_INDEX_LINKS, BY_INDEX_ADDRS };
+static int by_index[2];
+
+static int walked_by_index(int which)
+{
+	return __atomic_load_n(&by_index[which], __ATOMIC_RELAXED);
+}
+
+/* The indices of a dump's records (stride apart) rise, from one family's run to the next. */
+struct order {
+	uint8_t seen[32];       /* a bit per bucket of 256 */
+	int shared, rising, last_family;
+	int32_t last;
+};
+
+static void order_next(struct order *o, int32_t index, int family, int strict)
+{
+	uint8_t bit = (uint8_t)(1u << (index & 7));
+	uint8_t *b = &o->seen[(index & 255) >> 3];
+
+	if (family != o->last_family) {
+		o->rising &= o->last_family == 0 || family == AF_INET6; /* IPv4's run, then IPv6's */
+		o->last_family = family;
+		o->last = 0;
+	}
+	if (index < o->last || (strict && index == o->last))
+		o->rising = 0;
+	if (index != o->last && (*b & bit))
+		o->shared = 1;
+	*b |= bit;
+	o->last = index;
+}
+
+/* 1 when the records show a walk by index (and say so from now on), else 0. */
+static int learn_order(int which, const struct order *o)
+{
+	if (!o->rising)
+		return 0;
+	if (o->shared)
+		__atomic_store_n(&by_index[which], 1, __ATOMIC_RELAXED);
+	return 1;
+}
+
+static int links_by_index(const struct netifc_links *t, size_t from)
+{
+	struct order o = { .rising = 1 };
+	size_t i;
+
+	for (i = from; i < t->n; i++)
+		order_next(&o, t->v[i].index, 0, 1);
+	return learn_order(BY_INDEX_LINKS, &o);
+}
+
+static int addrs_by_index(const struct netifc_addrs *t, size_t from)
+{
+	struct order o = { .rising = 1 };
+	size_t i;
+
+	for (i = from; i < t->n; i++)
+		order_next(&o, t->v[i].index, t->v[i].family, 0);
+	return learn_order(BY_INDEX_ADDRS, &o);
+}
+
 static int on_link(uint16_t type, const uint8_t *p, size_t len, void *ctx)
 {
 	struct collect *c = ctx;
@@ -68,14 +142,26 @@ static int on_addr(uint16_t type, const uint8_t *p, size_t len, void *ctx)
 	return r < 0 ? r : 0;
 }
 
+/*
+ * Every link.  A dump interrupted by a link's coming or going stands when
+ * the kernel walks by index and its links rise (none twice): each link that
+ * stayed is in it once, and one that came or went is as it was then.
+ */
 static int dump_links(struct nl_sock *s, struct netifc_call *call, struct netifc_links *out)
 {
 	struct collect c = { .links = out };
 	struct nl_link_req q;
+	size_t start = out->n;
+	int r;
 
 	call->step = "netlink RTM_GETLINK dump";
 	netifc_link_request(&q, NLM_F_DUMP, 0, NULL);
-	return nl_talk(s, &q.h, on_link, &c);
+	r = nl_talk(s, &q.h, on_link, &c);
+	if (r == 0)
+		links_by_index(out, start);
+	else if (r == NL_ERR_INTR && walked_by_index(BY_INDEX_LINKS) && links_by_index(out, start))
+		r = 0;
+	return r;
 }
 
 /*
@@ -110,7 +196,7 @@ static int dump_addrs_nl(struct nl_sock *s, struct netifc_call *call, uint16_t t
 	call->step =
 		type == RTM_GETADDR ? "netlink RTM_GETADDR dump" : "netlink RTM_GETMULTICAST dump";
 	netifc_addr_request(&q, type, family, s->strict ? index : 0);
-	c->only = index;        /* also filtered here: without strict checking it is needed */
+	c->only = index; /* also filtered here: without strict checking it is needed */
 	return nl_talk_heard(s, &q.h, on_addr, c, c->heard ? on_heard : NULL, c->heard);
 }
 
@@ -136,7 +222,7 @@ static int dump_groups(struct nl_sock *s, struct netifc_call *call, int family, 
 		out->n = start;
 	}
 	call->step = family == AF_INET ? "/proc/net/igmp" : "/proc/net/igmp6";
-	if (call->ns)           /* the file answers for the reading thread's namespace */
+	if (call->ns) /* the file answers for the reading thread's namespace */
 		return netifc_ns_proc_groups(call->ns, family, index, out);
 	return netifc_proc_groups(family, index, out);
 }
@@ -145,19 +231,26 @@ static int dump_groups(struct nl_sock *s, struct netifc_call *call, int family, 
  * One kind of address, of every link (index 0) or of one.  Hearing, a
  * family's dump flagged interrupted does not stop the other's: the caller
  * mends what the kernel told changed (NL_ERR_INTR is returned at the end).
+ * A group dump of every link notes whether it took more than one datagram:
+ * the next then hears the group notifications (heard_dump).
  */
 static int dump_kind(struct nl_sock *s, struct netifc_call *call, enum netifc_kind kind,
 		     int32_t index, struct netifc_addrs *out, struct nl_heard *heard)
 {
 	struct collect c = { .addrs = out, .heard = heard };
-	int r, r6;
+	int r, r6, big;
 
 	if (kind == NETIFC_MULTICAST) {
+		s->datagrams = 0; /* (none, from /proc) */
 		r = dump_groups(s, call, AF_INET, index, out, heard);
+		big = s->datagrams > 1;
 		if (r == 0 || (r == NL_ERR_INTR && heard)) {
+			s->datagrams = 0;
 			r6 = dump_groups(s, call, AF_INET6, index, out, heard);
+			if (!index && (r6 == 0 || r6 == NL_ERR_INTR))
+				s->groups_big = big || s->datagrams > 1;
 			if (heard && r6 == 0 && r == NL_ERR_INTR)
-				heard->family = AF_INET;        /* only its groups to mend */
+				heard->family = AF_INET; /* only its groups to mend */
 			if (heard && r6 == NL_ERR_INTR && r == 0)
 				heard->family = AF_INET6;
 			r = r6 ? r6 : r;
@@ -165,7 +258,7 @@ static int dump_kind(struct nl_sock *s, struct netifc_call *call, enum netifc_ki
 	} else {
 		r = dump_addrs_nl(s, call, RTM_GETADDR, AF_UNSPEC, index, &c);
 	}
-	return r == -ENODEV && index ? 0 : r;   /* a vanished link has no addresses */
+	return r == -ENODEV && index ? 0 : r; /* a vanished link has no addresses */
 }
 
 /* A link's name by index, asked of the socket's own namespace. */
@@ -185,7 +278,7 @@ static int zones_from_links(struct nl_sock *s, struct netifc_call *call, struct 
 {
 	const struct netifc_link *l;
 	size_t i, kept = 0, hint = 0;
-	int32_t gone = 0;       /* the last link found gone: asked for once */
+	int32_t gone = 0; /* the last link found gone: asked for once */
 	int r;
 
 	for (i = 0; i < t->n; i++) {
@@ -231,7 +324,7 @@ static int zones_by_name(struct nl_sock *s, struct netifc_call *call, struct net
 			last = a->index;
 			r = nl_name_of(s, call, a->index, name);
 			if (r == -ENODEV)
-				name[0] = 0;    /* gone */
+				name[0] = 0; /* gone */
 			else if (r < 0)
 				return r;
 		}
@@ -252,13 +345,13 @@ struct job {
 	const char *name;
 	struct netifc_links *links;
 	struct netifc_addrs *addrs;
-	struct netifc_links scratch;    /* one link's name, when not given */
-	struct netifc_link one;         /* where scratch starts */
-	size_t links_start;             /* what the tables held before the call */
+	struct netifc_links scratch; /* one link's name, when not given */
+	struct netifc_link one; /* where scratch starts */
+	size_t links_start; /* what the tables held before the call */
 	size_t addrs_start;
-	int hearing;                    /* an address dump of this call was interrupted */
-	struct nl_heard heard;          /* what the kernel told while the dump ran */
-	nl_ask_fn ask;                  /* JOB_OTHER: another file's request */
+	int hearing; /* an address dump of this call was interrupted */
+	struct nl_heard heard; /* what the kernel told while the dump ran */
+	nl_ask_fn ask; /* JOB_OTHER: another file's request */
 	void *ctx;
 };
 
@@ -272,7 +365,7 @@ static int put_fresh(struct netifc_addrs *t, size_t from, const struct nl_heard 
 {
 	struct netifc_addrs out = { 0 };
 	struct netifc_addr *a;
-	uint8_t *put = NULL;    /* per link told changed: the families put (bits) */
+	uint8_t *put = NULL; /* per link told changed: the families put (bits) */
 	size_t i, k;
 	int r = -ENOMEM;
 
@@ -344,7 +437,7 @@ static int mend(struct nl_sock *s, struct netifc_call *call, struct job *j)
 			r = h->family ? dump_groups(s, call, h->family, h->links[i], &fresh, NULL)
 				      : dump_kind(s, call, j->kind, h->links[i], &fresh, NULL);
 			if (r == -ENODEV)
-				r = 0;  /* gone since: no records */
+				r = 0; /* gone since: no records */
 			if (r != NL_ERR_INTR)
 				break;
 		}
@@ -371,24 +464,33 @@ out:
  */
 static int heard_dump(struct nl_sock *s, struct netifc_call *call, struct job *j, int32_t index)
 {
-	int r, left;
+	unsigned groups = NL_HEAR_ADDRS | (j->kind == NETIFC_MULTICAST ? NL_HEAR_GROUPS : 0);
+	int r, left, intr;
 
 	nl_heard_clear(&j->heard, AF_UNSPEC);
-	if ((r = nl_listen(s, NL_HEAR_ADDRS, NULL, NULL)) < 0) {
+	if ((r = nl_listen(s, groups, NULL, NULL)) < 0) {
 		call->step = "netlink NETLINK_ADD_MEMBERSHIP";
 		return r;
 	}
 	r = dump_kind(s, call, j->kind, index, j->addrs, &j->heard);
-	left = nl_listen(s, NL_HEAR_ADDRS, on_heard, &j->heard);
+	left = nl_listen(s, groups, on_heard, &j->heard);
 	if (left < 0 && (r == 0 || r == NL_ERR_INTR))
 		r = left;
-	if (r != NL_ERR_INTR) {
-		if (r == 0 && s->churn)
-			s->churn--;
+	if (r < 0 && r != NL_ERR_INTR)
 		return r;
-	}
-	s->churn = NL_CHURN_DUMPS;
-	if (j->heard.relisted || !s->strict)
+	intr = r == NL_ERR_INTR;
+	if (intr)
+		s->churn = NL_CHURN_DUMPS;
+	else if (s->churn)
+		s->churn--;
+	/* A group list that changed moves no counter the kernel checks: nothing is flagged. */
+	if (!intr && !(j->kind == NETIFC_MULTICAST && !index && j->heard.n && s->strict))
+		return 0;
+	if (!s->strict)
+		return NL_ERR_INTR;
+	if (intr && j->heard.relisted &&
+	    !(j->kind == NETIFC_UNICAST && walked_by_index(BY_INDEX_ADDRS) &&
+	      addrs_by_index(j->addrs, j->addrs_start)))
 		return NL_ERR_INTR;
 	nl_heard_sort(&j->heard);
 	if (index)
@@ -402,9 +504,13 @@ static int all_addrs(struct nl_sock *s, struct netifc_call *call, struct job *j)
 
 	if (j->links)
 		r = dump_links(s, call, j->links);
-	if (r == 0)
-		r = j->hearing || s->churn ? heard_dump(s, call, j, 0)
-					   : dump_kind(s, call, j->kind, 0, j->addrs, NULL);
+	if (r == 0 && (j->hearing || s->churn || (j->kind == NETIFC_MULTICAST && s->groups_big))) {
+		r = heard_dump(s, call, j, 0);
+	} else if (r == 0) {
+		r = dump_kind(s, call, j->kind, 0, j->addrs, NULL);
+		if (r == 0 && j->kind == NETIFC_UNICAST && !walked_by_index(BY_INDEX_ADDRS))
+			addrs_by_index(j->addrs, j->addrs_start); /* (a dump as it came) */
+	}
 	if (r == 0)
 		r = j->links ? zones_from_links(s, call, j->links, j->addrs)
 			     : zones_by_name(s, call, j->addrs);
@@ -472,7 +578,7 @@ static int run(struct netifc_call *call, struct job *j)
 		}
 		r = do_job(s, call, j);
 		if (r == NL_ERR_INTR && j->what == JOB_ADDRS && !j->hearing) {
-			j->hearing = 1;         /* asked again hearing what changes */
+			j->hearing = 1; /* asked again hearing what changes */
 			s->churn = NL_CHURN_DUMPS;
 		}
 		want = s->want;
@@ -523,7 +629,7 @@ static int linux_addrs(struct netifc_call *call, enum netifc_kind kind, int32_t 
 	j.scratch = (struct netifc_links)NETIFC_LINKS_ON(&j.one);
 	r = run(call, &j);
 
-	return r == -ENODEV && index ? 0 : r;   /* a vanished link has no addresses */
+	return r == -ENODEV && index ? 0 : r; /* a vanished link has no addresses */
 }
 
 int netifc_nl_run(struct netifc_call *call, nl_ask_fn ask, void *ctx)

@@ -69,13 +69,14 @@ static int heard_one(struct nl_heard *h, uint16_t type, const uint8_t *p, long p
 		memcpy(&ifi, p, sizeof ifi);
 		if (ifi.ifi_family == AF_BRIDGE)
 			return 0;       /* a bridge port's, not the link list's */
-		if (type == RTM_DELLINK || ifi.ifi_change == 0xffffffffu)
-			h->relisted = 1;
-		return 0;
+		if (type != RTM_DELLINK && ifi.ifi_change != 0xffffffffu)
+			return 0;
+		h->relisted = 1;
+		return note(h, ifi.ifi_index); /* its addresses, if any, are its no more or yet */
 	default:
 		return 0;
 	}
-	h->relisted = 1;        /* too short to say which link */
+	h->relisted = 1; /* too short to say which link */
 	return 0;
 }
 

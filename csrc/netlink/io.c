@@ -200,7 +200,9 @@ int nl_listen(struct nl_sock *s, unsigned groups, nl_heard_fn heard, void *heard
 	} all[] = { { NL_HEAR_ADDRS, RTNLGRP_LINK },
 		    { NL_HEAR_ADDRS, RTNLGRP_IPV4_IFADDR },
 		    { NL_HEAR_ADDRS, RTNLGRP_IPV6_IFADDR },
-		    { NL_HEAR_ROUTES6, RTNLGRP_IPV6_ROUTE } };
+		    { NL_HEAR_ROUTES6, RTNLGRP_IPV6_ROUTE },
+		    { NL_HEAR_GROUPS, 37 /* RTNLGRP_IPV4_MCADDR */ },
+		    { NL_HEAR_GROUPS, 38 /* RTNLGRP_IPV6_MCADDR */ } };
 	int how = heard ? NETLINK_DROP_MEMBERSHIP : NETLINK_ADD_MEMBERSHIP;
 	size_t i;
 	ssize_t n;

@@ -22,6 +22,7 @@ struct nl_sock {
 	unsigned churn;         /* address dumps left to ask while hearing (nl_listen) */
 	unsigned datagrams;     /* of the last reply */
 	int routes6_big;        /* the last IPv6 route dump took more than one datagram */
+	int groups_big;         /* so did the last group dump of every link */
 	uint8_t *buf;
 	size_t size;
 	size_t want;            /* the buffer size the next request needs */
@@ -72,13 +73,15 @@ int nl_talk_heard(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *c
 /*
  * Join (heard NULL) or leave notification groups on a request socket, so
  * that nl_talk_heard hears what changes while a dump runs: NL_HEAR_ADDRS,
- * the link and address groups; NL_HEAR_ROUTES6, IPv6 routes.  Leaving
+ * the link and address groups; NL_HEAR_ROUTES6, IPv6 routes; NL_HEAR_GROUPS,
+ * the multicast groups, where the kernel has them (a refusal is no error).  Leaving
  * reads what was still queued, each datagram handed to heard (none is any
  * later request's): 0, NL_ERR_CUT for one the buffer cannot hold (s->want
  * then fits it), heard's error or a negative errno.
  */
 #define NL_HEAR_ADDRS 1u
 #define NL_HEAR_ROUTES6 2u
+#define NL_HEAR_GROUPS 4u /* where the kernel tells group changes (Linux 6.x); else none */
 int nl_listen(struct nl_sock *s, unsigned groups, nl_heard_fn heard, void *heard_ctx);
 
 /* An RTM_GETLINK request: a dump, one link by index, or (name) one by name. */
