@@ -718,10 +718,11 @@ def churn_bodies() -> Dict[str, Callable[[], object]]:
     }
 
 
-def churn_cost(ns: str, rate: float, benchtime: float) -> Dict[str, Any]:
+def churn_cost(ns: str, rate: float, benchtime: float, links: bool = False) -> Dict[str, Any]:
     """Each table call's ns/op with the namespace quiet, then while
-    netifc.churn changes its addresses at `rate` a second; the calls that
-    raised (none should), and the rate the churn reached."""
+    netifc.churn changes its addresses (links: adds and removes veth pairs)
+    at `rate` a second; the calls that raised (none should), and the rate
+    the churn reached."""
     from netifc.churn import Churn
 
     calls = churn_bodies()
@@ -746,10 +747,11 @@ def churn_cost(ns: str, rate: float, benchtime: float) -> Dict[str, Any]:
     requests = churn_floors() if _floor is not None else {}
     quiet = {name: measure(fn, benchtime)[0] for name, fn in calls.items()}
     quiet_floor = {name: floor(q) for name, q in requests.items()}
-    with Churn(ns, rate) as churn:
+    with Churn(ns, rate, links) as churn:
         busy = {name: measure(counted(name, fn), benchtime)[0] for name, fn in calls.items()}
         busy_floor = {name: floor(q) for name, q in requests.items()}
     return {
+        "kind": "link" if links else "address",
         "asked": rate,
         "rate": churn.rate,
         "quiet": quiet,
@@ -774,7 +776,7 @@ def churn_floors() -> Dict[str, Tuple[Any, ...]]:
 
 def churn_report(c: Dict[str, Any]) -> None:
     print()
-    print(f"churn: {c['rate']:.0f} address changes a second reached ({c['asked']:.0f} asked)")
+    print(f"churn: {c['rate']:.0f} {c['kind']} changes a second reached ({c['asked']:.0f} asked)")
     print(
         f"{'call':20s} {'quiet ns/op':>12s} {'churn ns/op':>12s} {'slowdown':>9s} {'/links':>7s}"
         f" {'floor slowdown':>15s}"
@@ -978,7 +980,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         help="with --interfaces, time the table calls quiet and while RATE addresses "
         "a second are added and removed in the namespace (root)",
     )
+    p.add_argument(
+        "--churn-links",
+        action="store_true",
+        help="with --churn, add and remove RATE veth pairs a second instead of addresses",
+    )
     args = p.parse_args(argv)
+    if args.churn_links and args.churn is None:
+        p.error("--churn-links needs --churn RATE")
     if args.plot:
         return plot(p, args)
     if args.compare:
@@ -1000,7 +1009,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             p.error("--churn needs a positive rate")
         with scale_namespace(args.interfaces) as ns:
             if args.churn is not None:
-                result = churn_cost(ns, args.churn, args.benchtime)
+                result = churn_cost(ns, args.churn, args.benchtime, args.churn_links)
                 churn_report(result)
             else:
                 result = run(args, ns)
