@@ -16,8 +16,10 @@ same run must be flagged interrupted (NLM_F_DUMP_INTR) by the kernel.
 
 import collections
 import ipaddress
+import re
 import socket
 import struct
+import subprocess
 import sys
 import time
 
@@ -274,3 +276,34 @@ def test_calls_answer_whole_while_links_come_up():
         assert n, "no call was made"
     finally:
         ns.delete()
+
+
+def test_bench_churn_mode_prints_every_call():
+    """python -m netifc.bench --interfaces N --churn RATE: each row quiet and
+    under churn, the rate reached, no call raised."""
+    out = subprocess.run(
+        [sys.executable, "-m", "netifc.bench", "--interfaces", "20", "--churn", "500"]
+        + ["--benchtime", "0.05"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    rows = {line.split()[0]: line for line in out.stdout.splitlines() if line.strip()}
+    for name in ("Interfaces", "InterfaceAddrs", "Snapshot", "Routes", "Counters"):
+        assert name in rows, f"no {name} row in:\n{out.stdout}"
+        assert "raised" not in rows[name], rows[name]
+    reached = re.search(r"churn: (\d+) address changes a second reached", out.stdout)
+    assert reached and int(reached.group(1)) > 100, out.stdout
+
+
+def test_bench_churn_needs_a_namespace_and_a_rate():
+    for args, said in (
+        (["--churn", "100"], "--churn needs --interfaces"),
+        (["--interfaces", "2", "--churn", "0"], "--churn needs a positive rate"),
+        (["--churn-links"], "--churn-links needs --churn"),
+    ):
+        out = subprocess.run(
+            [sys.executable, "-m", "netifc.bench", *args], capture_output=True, text=True
+        )
+        assert out.returncode == 2 and said in out.stderr, (args, out.stderr)
