@@ -389,6 +389,20 @@ def _setns(fd: int) -> None:
         raise OSError(err, f"setns: {os.strerror(err)}")
 
 
+def pair_batches(pairs: int) -> Tuple[List[str], List[str]]:
+    """The ``ip -batch`` lines of a namespace of `pairs` veth pairs: the
+    links, then each first end's IPv4 and IPv6 address and both ends up."""
+    lines = []
+    for i in range(pairs):
+        lines += [
+            f"addr add 10.{i // 250}.{i % 250}.1/24 dev a{i}",
+            f"addr add fd00:{i:x}::1/64 dev a{i}",
+            f"link set a{i} up",
+            f"link set b{i} up",
+        ]
+    return [f"link add a{i} type veth peer name b{i}" for i in range(pairs)], lines
+
+
 @contextlib.contextmanager
 def scale_namespace(pairs: int) -> Iterator[str]:
     """A namespace holding `pairs` veth pairs, each first end with an IPv4 and
@@ -398,18 +412,8 @@ def scale_namespace(pairs: int) -> Iterator[str]:
     old_term = signal.signal(signal.SIGTERM, _raise_exit)
     try:
         subprocess.run(["ip", "netns", "add", name], check=True)
-        _batch(
-            name,
-            ["link set lo up"] + [f"link add a{i} type veth peer name b{i}" for i in range(pairs)],
-        )
-        lines = []
-        for i in range(pairs):
-            lines += [
-                f"addr add 10.{i // 250}.{i % 250}.1/24 dev a{i}",
-                f"addr add fd00:{i:x}::1/64 dev a{i}",
-                f"link set a{i} up",
-                f"link set b{i} up",
-            ]
+        links, lines = pair_batches(pairs)
+        _batch(name, ["link set lo up"] + links)
         if lines:
             _batch(name, lines)
         target = os.open(f"/run/netns/{name}", os.O_RDONLY)

@@ -18,8 +18,9 @@ import struct
 import subprocess
 import sys
 import time
+from collections import deque
 from types import FrameType, TracebackType
-from typing import List, Optional, Tuple, Type
+from typing import Callable, Deque, List, Optional, Tuple, Type
 
 RTM_NEWADDR, RTM_DELADDR = 20, 21
 NLM_F_REQUEST, NLM_F_EXCL, NLM_F_CREATE = 0x1, 0x200, 0x400
@@ -59,45 +60,56 @@ def _stop(signum: int, frame: Optional[FrameType]) -> None:
     raise _Stop
 
 
-def run(rate: float) -> Tuple[int, float]:
-    """Churn until SIGTERM/SIGINT: (changes sent, seconds)."""
-    links = [i for i, name in socket.if_nameindex() if name != "lo"]
-    if not links:
-        raise SystemExit("netifc.churn: no link but loopback to change")
-    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW | socket.SOCK_NONBLOCK, 0)
-    alive: List[Tuple[int, int, str]] = []
-    sent = made = 0
+def _paced(rate: float, change: Callable[[int], None]) -> Tuple[int, float]:
+    """change(k) for k = 0, 1, ... at `rate` a second until SIGTERM/SIGINT:
+    (changes made, seconds)."""
+    made = 0
     start = time.monotonic()
     try:
         while True:
             due = int((time.monotonic() - start) * rate)
-            while sent < due:
-                if len(alive) < ALIVE:
-                    family, address = _address(made)
-                    alive.append((links[made % len(links)], family, address))
-                    index, kind = alive[-1][0], RTM_NEWADDR
-                    made += 1
-                else:
-                    index, family, address = alive.pop(0)
-                    kind = RTM_DELADDR
-                sent += 1
-                try:
-                    s.send(_message(kind, family, index, address, sent))
-                except BlockingIOError:
-                    pass
-                try:
-                    while s.recv(65536):  # errors only (no acknowledgements asked)
-                        pass
-                except BlockingIOError:
-                    pass
+            while made < due:
+                change(made)
+                made += 1
             time.sleep(0.0005)
     except _Stop:
-        return sent, time.monotonic() - start
+        return made, time.monotonic() - start
+
+
+def run(rate: float) -> Tuple[int, float]:
+    """Addresses added and removed until SIGTERM/SIGINT: (changes, seconds)."""
+    links = [i for i, name in socket.if_nameindex() if name != "lo"]
+    if not links:
+        raise SystemExit("netifc.churn: no link but loopback to change")
+    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW | socket.SOCK_NONBLOCK, 0)
+    alive: Deque[Tuple[int, int, str]] = deque()
+    added = [0]
+
+    def change(k: int) -> None:
+        if len(alive) < ALIVE:
+            family, address = _address(added[0])
+            alive.append((links[added[0] % len(links)], family, address))
+            index, kind = alive[-1][0], RTM_NEWADDR
+            added[0] += 1
+        else:
+            index, family, address = alive.popleft()
+            kind = RTM_DELADDR
+        try:
+            s.send(_message(kind, family, index, address, k + 1))
+        except BlockingIOError:
+            pass
+        try:
+            while s.recv(65536):  # errors only (no acknowledgements asked)
+                pass
+        except BlockingIOError:
+            pass
+
+    try:
+        return _paced(rate, change)
     finally:
         s.setblocking(True)  # what it leaves goes: the namespace as it was
         for index, family, address in alive:
-            sent += 1
-            s.send(_message(RTM_DELADDR, family, index, address, sent))
+            s.send(_message(RTM_DELADDR, family, index, address, 0))
         s.close()
 
 
@@ -105,26 +117,25 @@ def run_links(rate: float) -> Tuple[int, float]:
     """Veth pairs added and removed until SIGTERM/SIGINT: (changes, seconds)."""
     ip = subprocess.Popen(["ip", "-force", "-batch", "-"], stdin=subprocess.PIPE, text=True)
     assert ip.stdin is not None
-    sent = pairs = 0
-    start = time.monotonic()
+    out = ip.stdin
+
+    def change(k: int) -> None:
+        pair = k // 2
+        out.write(
+            f"link add ch{pair} type veth peer name cp{pair}\n"
+            if k % 2 == 0
+            else f"link del ch{pair}\n"
+        )
+        out.flush()
+
+    made = 0
     try:
-        while True:
-            due = int((time.monotonic() - start) * rate)
-            while sent < due:
-                if sent % 2 == 0:
-                    ip.stdin.write(f"link add ch{pairs} type veth peer name cp{pairs}\n")
-                else:
-                    ip.stdin.write(f"link del ch{pairs}\n")
-                    pairs += 1
-                sent += 1
-            ip.stdin.flush()
-            time.sleep(0.002)
-    except _Stop:
-        return sent, time.monotonic() - start
+        made, seconds = _paced(rate, change)
+        return made, seconds
     finally:
-        if sent % 2:  # the last pair added goes too
-            ip.stdin.write(f"link del ch{pairs}\n")
-        ip.stdin.close()
+        if made % 2:  # the last pair added goes too
+            out.write(f"link del ch{made // 2}\n")
+        out.close()
         ip.wait()
 
 

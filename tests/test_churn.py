@@ -26,6 +26,7 @@ import time
 import pytest
 
 import netifc
+from netifc.bench import pair_batches
 from netifc.churn import Churn, is_churn
 from nslab import Netns, ip_groups, why_no_namespaces
 
@@ -39,15 +40,8 @@ FAMILIES = {"inet": socket.AF_INET, "inet6": socket.AF_INET6}
 
 
 def build(ns, pairs):
-    ns.batch([f"link add a{i} type veth peer name b{i}" for i in range(pairs)])
-    lines = []
-    for i in range(pairs):
-        lines += [
-            f"addr add 10.{i // 250}.{i % 250}.1/24 dev a{i}",
-            f"addr add fd00:{i:x}::1/64 dev a{i}",
-            f"link set a{i} up",
-            f"link set b{i} up",
-        ]
+    links, lines = pair_batches(pairs)
+    ns.batch(links)
     ns.batch(lines)
 
 
