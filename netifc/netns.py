@@ -32,13 +32,16 @@ def _where(netns: Union[str, os.PathLike[str]]) -> Tuple[Optional[str], str]:
     """(name, path) of a namespace given by name or by path."""
     if isinstance(netns, str) and "/" not in netns:
         if netns in ("", ".", "..") or "\0" in netns:
-            raise ValueError(f"invalid network namespace name {netns!r}")
+            raise ValueError(
+                "NetNS: netns must be a network namespace name (not empty, '.' or '..',"
+                f" holding no NUL), not {netns!r}"
+            )
         return netns, os.path.join(NETNS_RUN_DIR, netns)
     path = os.fspath(netns)
     if not isinstance(path, str):
-        raise TypeError(f"network namespace path must be str, not {type(path).__name__}")
+        raise TypeError(f"NetNS: netns as a path must be str, not {type(path).__name__}")
     if "\0" in path:
-        raise ValueError(f"network namespace path must not contain NUL: {path!r}")
+        raise ValueError(f"NetNS: netns as a path must hold no NUL, not {path!r}")
     return None, path
 
 
