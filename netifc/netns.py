@@ -62,7 +62,7 @@ def _entered(fd: int, what: Optional[str], path: Optional[str]) -> _NetNS:
         if e.errno == errno.EINVAL:
             raise OSError(e.errno, _said("not a network namespace", what), path) from None
         # the extension says "network namespace (its step): strerror": said once
-        detail = e.strerror or os.strerror(e.errno)
+        detail = e.strerror or ""
         step = "network namespace"
         detail = detail[len(step) :] if detail.startswith(step) else f": {detail}"
         raise OSError(e.errno, _said(step, what) + detail, path) from None

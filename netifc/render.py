@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import socket
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union, cast
 
 from ._netifc import Addr, Interface
 from .enums import AddrFlags
@@ -285,7 +285,7 @@ def _records(who: str, what: str, items: object, kind: type) -> List[Any]:
     if isinstance(items, (str, bytes)):
         raise TypeError(f"{want}, not {type(items).__name__}")
     try:
-        listed = list(items)  # type: ignore[call-overload]
+        listed: List[Any] = list(cast(Iterable[Any], items))
     except TypeError:
         raise TypeError(f"{want}, not {type(items).__name__}") from None
     for item in listed:
