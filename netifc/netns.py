@@ -32,13 +32,16 @@ def _where(netns: Union[str, os.PathLike[str]]) -> Tuple[Optional[str], str]:
     """(name, path) of a namespace given by name or by path."""
     if isinstance(netns, str) and "/" not in netns:
         if netns in ("", ".", "..") or "\0" in netns:
-            raise ValueError(f"invalid network namespace name {netns!r}")
+            raise ValueError(
+                "NetNS: netns must be a network namespace name (not empty, '.' or '..',"
+                f" holding no NUL), not {netns!r}"
+            )
         return netns, os.path.join(NETNS_RUN_DIR, netns)
     path = os.fspath(netns)
     if not isinstance(path, str):
-        raise TypeError(f"network namespace path must be str, not {type(path).__name__}")
+        raise TypeError(f"NetNS: netns as a path must be str, not {type(path).__name__}")
     if "\0" in path:
-        raise ValueError(f"network namespace path must not contain NUL: {path!r}")
+        raise ValueError(f"NetNS: netns as a path must hold no NUL, not {path!r}")
     return None, path
 
 
@@ -58,8 +61,11 @@ def _entered(fd: int, what: Optional[str], path: Optional[str]) -> _NetNS:
             raise PermissionError(e.errno, f"{text} (setns needs CAP_SYS_ADMIN)", path) from None
         if e.errno == errno.EINVAL:
             raise OSError(e.errno, _said("not a network namespace", what), path) from None
-        text = _said("network namespace", what)
-        raise OSError(e.errno, f"{text}: {e.strerror}", path) from None
+        # the extension says "network namespace (its step): strerror": said once
+        detail = e.strerror or ""
+        step = "network namespace"
+        detail = detail[len(step) :] if detail.startswith(step) else f": {detail}"
+        raise OSError(e.errno, _said(step, what) + detail, path) from None
 
 
 class NetNS(Closing, Namespace):
@@ -79,7 +85,8 @@ class NetNS(Closing, Namespace):
     Raises FileNotFoundError for a missing namespace, PermissionError without
     the privilege to enter it (CAP_SYS_ADMIN), OSError(EINVAL) for a file that
     is no network namespace, ValueError for an invalid namespace name (empty,
-    ".", "..", or holding a NUL), TypeError for another type, NotImplementedError where the backend (getifaddrs) or the
+    ".", "..", or holding a NUL) or a descriptor number below 0 or past
+    2147483647, OSError(EBADF) for a descriptor that is not open, TypeError for another type, NotImplementedError where the backend (getifaddrs) or the
     platform cannot look into another namespace.
     """
 
@@ -107,6 +114,10 @@ class NetNS(Closing, Namespace):
                 " namespace (the netlink backend can)"
             )
         if isinstance(netns, int):
+            if not 0 <= netns <= 0x7FFFFFFF:
+                raise ValueError(
+                    f"NetNS: netns as a file descriptor must be 0 to 2147483647, not {netns}"
+                )
             self.name, self.path = None, None
             self._in(_entered(netns, f"fd {netns}", None))
             return

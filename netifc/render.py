@@ -3,7 +3,7 @@
 Each takes interfaces and the addresses (or multicast groups) to show with
 them; an address is shown under the interface whose index it carries. The
 text forms follow iproute2's ``ip addr`` and ``ip -br addr`` line by line,
-less what netifc does not know (README.rst lists it).
+less what netifc does not know (docs/cli.rst lists it).
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 import os
 import socket
-from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union, cast
 
+from ._netifc import Addr, Interface
 from .enums import AddrFlags
 
 if TYPE_CHECKING:
-    from ._netifc import Addr, Interface
     from .watch import Event
 
 __all__ = [
@@ -248,6 +248,8 @@ def interface_line(i: Interface) -> str:
     """``str()`` of an Interface: ip's first two lines of it as one,
     ``2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 state UP link/ether
     02:fc:00:00:00:01 brd ff:ff:ff:ff:ff:ff``."""
+    if not isinstance(i, Interface):
+        raise TypeError(f"interface_line: i must be a netifc.Interface, not {type(i).__name__}")
     return f"{_header_line(i, False)} {_link_line(i, False).strip()}"
 
 
@@ -277,8 +279,49 @@ def _addr_lines(a: Addr, color: bool, multicast: bool) -> List[str]:
     ]
 
 
+def _records(who: str, what: str, items: object, kind: type) -> List[Any]:
+    """items as a list, each checked to be a kind: TypeError naming what."""
+    want = f"{who}: {what} must be an iterable of netifc.{kind.__name__}"
+    if isinstance(items, (str, bytes)):
+        raise TypeError(f"{want}, not {type(items).__name__}")
+    try:
+        listed: List[Any] = list(cast(Iterable[Any], items))
+    except TypeError:
+        raise TypeError(f"{want}, not {type(items).__name__}") from None
+    for item in listed:
+        if not isinstance(item, kind):
+            raise TypeError(f"{want}, not an iterable holding {type(item).__name__}")
+    return listed
+
+
+def _checked(
+    who: str,
+    interfaces: Iterable[Interface],
+    addrs: Iterable[Addr],
+    family: Optional[int],
+    **switches: bool,
+) -> Tuple[List[Interface], List[Addr]]:
+    """The arguments every renderer takes, their types checked, each error naming its argument."""
+    shown = _records(who, "interfaces", interfaces, Interface)
+    listed = _records(who, "addrs", addrs, Addr)
+    if family is not None:
+        if isinstance(family, bool) or not isinstance(family, int):
+            raise TypeError(
+                f"{who}: family must be socket.AF_INET, socket.AF_INET6 or None,"
+                f" not {type(family).__name__}"
+            )
+        if family not in (socket.AF_INET, socket.AF_INET6):
+            raise ValueError(
+                f"{who}: family must be socket.AF_INET, socket.AF_INET6 or None, not {family!r}"
+            )
+    for name, value in switches.items():
+        if not isinstance(value, bool):
+            raise TypeError(f"{who}: {name} must be bool, not {type(value).__name__}")
+    return shown, listed
+
+
 def _select(
-    interfaces: Iterable[Interface], addrs: Iterable[Addr], family: Optional[int]
+    interfaces: List[Interface], addrs: List[Addr], family: Optional[int]
 ) -> List[Tuple[Interface, List[Addr]]]:
     """Each interface with its addresses, in order. With a family, only that
     family's addresses, and only the interfaces that have one (as ``ip -4``)."""
@@ -303,8 +346,11 @@ def render_text(
     addresses and the interfaces that have one, without the link line, as
     ``ip -4 addr`` / ``ip -6 addr`` do.
     """
+    links, listed = _checked(
+        "render_text", interfaces, addrs, family, color=color, multicast=multicast
+    )
     out = []
-    for i, shown in _select(interfaces, addrs, family):
+    for i, shown in _select(links, listed, family):
         out.append(_header_line(i, color))
         if family is None:
             out.append(_link_line(i, color))
@@ -330,8 +376,11 @@ def render_brief(
     family: Optional[int] = None,
 ) -> str:
     """One line per interface: name, state, addresses (``ip -br addr``)."""
+    links, listed = _checked(
+        "render_brief", interfaces, addrs, family, color=color, multicast=multicast
+    )
     out = []
-    for i, shown in _select(interfaces, addrs, family):
+    for i, shown in _select(links, listed, family):
         state = i.operstate.upper()
         words = [
             _paint(a.address, _family_word(a), color) if multicast else _local_text(a, color)
@@ -399,8 +448,19 @@ def to_json(
     multicast: bool = False,
     family: Optional[int] = None,
 ) -> List[Dict[str, JSONValue]]:
-    """The JSON document as Python data (schema in README.rst)."""
-    return [_interface_json(i, shown, multicast) for i, shown in _select(interfaces, addrs, family)]
+    """The JSON document as Python data (schema in docs/cli.rst)."""
+    return _document("to_json", interfaces, addrs, multicast, family)
+
+
+def _document(
+    who: str,
+    interfaces: Iterable[Interface],
+    addrs: Iterable[Addr],
+    multicast: bool,
+    family: Optional[int],
+) -> List[Dict[str, JSONValue]]:
+    links, listed = _checked(who, interfaces, addrs, family, multicast=multicast)
+    return [_interface_json(i, shown, multicast) for i, shown in _select(links, listed, family)]
 
 
 def render_json(
@@ -412,7 +472,9 @@ def render_json(
     indent: Optional[int] = None,
 ) -> str:
     """``to_json`` as text."""
-    doc = to_json(interfaces, addrs, multicast=multicast, family=family)
+    if indent is not None and (isinstance(indent, bool) or not isinstance(indent, int)):
+        raise TypeError(f"render_json: indent must be int or None, not {type(indent).__name__}")
+    doc = _document("render_json", interfaces, addrs, multicast, family)
     return json.dumps(doc, indent=indent) + "\n"
 
 
@@ -422,6 +484,13 @@ def render_json(
 def _link_block(i: Interface, color: bool) -> List[str]:
     text = render_text([i], [], color=color)
     return text.splitlines()
+
+
+def _event_checked(who: str, event: object) -> None:
+    from .watch import Event
+
+    if not isinstance(event, Event):
+        raise TypeError(f"{who}: event must be a netifc.Event, not {type(event).__name__}")
 
 
 def _event_parts(event: Event) -> Tuple[bool, Optional[Interface], Optional[Addr], bool]:
@@ -445,6 +514,11 @@ def render_event(event: Event, name: str = "", *, color: bool = False) -> str:
     """One event as ``ip monitor`` prints it: the link's block, or its index
     and name then the address (or group) lines; ``Deleted`` before what went.
     ``name`` is the name of the address's interface (ip prints it there)."""
+    _event_checked("render_event", event)
+    if not isinstance(name, str):
+        raise TypeError(f"render_event: name must be str, not {type(name).__name__}")
+    if not isinstance(color, bool):
+        raise TypeError(f"render_event: color must be bool, not {type(color).__name__}")
     removed, iface, addr, group = _event_parts(event)
     prefix = "Deleted " if removed else ""
     if iface is not None:
@@ -488,6 +562,7 @@ def event_json(event: Event) -> Dict[str, JSONValue]:
     links as in ``to_json`` without addresses, ``old`` and ``new`` for changes."""
     from . import watch as ev
 
+    _event_checked("event_json", event)
     d: Dict[str, JSONValue] = {"event": _EVENT_NAMES[type(event).__name__]}
     if isinstance(event, (ev.LinkAdded, ev.LinkRemoved)):
         d["link"] = _link_json(event.link)

@@ -66,7 +66,12 @@ def table_names() -> Dict[str, int]:
 
 
 def table_name(table: int) -> str:
-    """A table's name when it has one ("main", "local", an rt_tables entry), else its number."""
+    """A table's name when it has one ("main", "local", an rt_tables entry), else its number.
+    TypeError unless table is an int, ValueError outside 0 to 4294967295."""
+    if isinstance(table, bool) or not isinstance(table, int):
+        raise TypeError(f"table_name: table must be int, not {type(table).__name__}")
+    if not 0 <= table <= 0xFFFFFFFF:
+        raise ValueError(f"table_name: table {table} out of range (0 to 4294967295)")
     for name, number in TABLES.items():
         if number == table:
             return name

@@ -310,6 +310,26 @@ def _forked() -> None:
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forked)
 
+_POLL_MAX_MS = 2**31 - 1
+"""The longest wait one select.poll() takes (its timeout is a C int of
+milliseconds, about 24.8 days); a longer one waits again until its deadline."""
+
+
+def _seconds(timeout: Optional[float]) -> Optional[float]:
+    """poll()'s timeout as seconds to wait, None for no end (None, infinity,
+    or more seconds than a float holds)."""
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+        raise TypeError(f"poll: timeout must be a number or None, not {type(timeout).__name__}")
+    if timeout != timeout or timeout < 0:
+        raise ValueError(f"poll: timeout must be 0 or more seconds, or None, not {timeout!r}")
+    try:
+        seconds = float(timeout)
+    except OverflowError:  # an int past float's range: longer than any wait
+        return None
+    return None if seconds == float("inf") else seconds
+
 
 class Watcher(Closing):
     """Change events of the network interfaces, addresses and multicast groups.
@@ -395,21 +415,21 @@ class Watcher(Closing):
             p = select.poll()
             p.register(fd, select.POLLIN)  # (closed and reused meanwhile: wake ends it)
             p.register(wake, select.POLLIN)
-            p.poll(None if timeout is None else max(0, int(timeout * 1000 + 0.999)))
+            p.poll(
+                None if timeout is None else min(_POLL_MAX_MS, max(0, int(timeout * 1000 + 0.999)))
+            )
         finally:
             self._wake.leave()
 
     def poll(self, timeout: Optional[float] = None) -> List[Event]:
-        """The events that happened, in order, waiting up to timeout seconds (None:
-        as long as it takes; 0: not at all) for the first. [] when none came,
-        or when close() came while it waited. ValueError once closed."""
-        if timeout is not None and (
-            isinstance(timeout, bool) or not isinstance(timeout, (int, float))
-        ):
-            raise TypeError(f"poll: timeout must be a number or None, not {type(timeout).__name__}")
+        """The events that happened, in order, waiting up to timeout seconds (None
+        or infinity: as long as it takes; 0: not at all) for the first. [] when
+        none came, or when close() came while it waited. ValueError once closed,
+        and for a timeout below 0 or NaN; TypeError for one not int or float."""
+        seconds = _seconds(timeout)
         if self.closed:
             raise ValueError("I/O operation on a closed netlink watch")
-        deadline = None if timeout is None else time.monotonic() + timeout
+        deadline = None if seconds is None else time.monotonic() + seconds
         while True:
             if not self._pending and not self._take():
                 return []

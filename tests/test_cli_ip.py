@@ -4,8 +4,8 @@
 forms, on the host, in the lab namespace and in a namespace of this module's
 own (labels, altnames, a bridge port, a link into another namespace, odd
 flags), on every backend and fallback path. From ip's output the test
-removes exactly what README.rst says netifc leaves out (strip_ip below), and
-on the getifaddrs backend what README.rst says that backend does not know
+removes exactly what docs/cli.rst says netifc leaves out (strip_ip below), and
+on the getifaddrs backend what docs/interfaces.rst says that backend does not know
 (_as_getifaddrs_knows); any other difference fails.
 """
 
@@ -93,7 +93,7 @@ def _cut(line, token):
 
 
 def strip_ip(text, doc):
-    """`ip addr` text less exactly what netifc does not print (README.rst):
+    """`ip addr` text less exactly what netifc does not print (docs/cli.rst):
     blanks at line ends; on the first line the "@link" after the name, M-DOWN,
     an XDP program, qdisc, master, group and qlen; on the link line
     link-netns/link-netnsid, permaddr, protodown and an IP tunnel's
@@ -212,7 +212,7 @@ def _check(got, before, after, doc, ip_args, brief, backend):
     want = (strip_ip_brief if brief else strip_ip)(before, doc)
     if "-6" in ip_args and "show" not in ip_args and not brief:
         # ip -6 addr dumps links through the kernel's IPv6 handler, which sends
-        # no altnames; netifc shows them in every form (README.rst).
+        # no altnames; netifc shows them in every form (docs/cli.rst).
         got = "".join(
             line + "\n" for line in got.splitlines() if not line.startswith("    altname ")
         )
@@ -226,7 +226,7 @@ def _check(got, before, after, doc, ip_args, brief, backend):
 
 def _without_state(text, brief):
     """The link state, which the getifaddrs backend derives from the flags
-    (README.rst), out of either side."""
+    (docs/interfaces.rst), out of either side."""
     if brief:
         return "".join(re.sub(r"^(\S+ +)\S+ +", r"\1", line) + "\n" for line in text.splitlines())
     return re.sub(r"(?m)^(\d+: .*) state \S+", r"\1", text)

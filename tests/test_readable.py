@@ -45,10 +45,12 @@ def test_interface_str_and_repr_as_ip_shows_them(lab):
             assert text.endswith(f" {_brd_word(l)} {l['broadcast']}")
         mac = l.get("address", "")
         if mac and any(int(x, 16) for x in mac.split(":")):
-            assert f"hardware_addr={mac}," in repr(i)
-            assert f"hardware_broadcast={l['broadcast']}," in repr(i)
+            assert f"hardware_addr='{mac}'," in repr(i)
+            assert f"hardware_broadcast='{l['broadcast']}'," in repr(i)
             macs += 1
-        assert "=b'" not in repr(i).replace("=b''", "")  # bytes only when empty
+        else:  # none, or all zero (lo's): the same quoted text, empty
+            assert "hardware_addr=''," in repr(i), repr(i)
+        assert "=b'" not in repr(i)  # one form: never bytes
     assert macs >= 8
 
 

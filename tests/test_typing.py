@@ -5,6 +5,7 @@ on every public callable, and docstrings that name what each call raises."""
 import inspect
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 
@@ -214,3 +215,58 @@ def test_docstrings_name_what_each_call_raises():
         doc = inspect.getdoc(fn) or ""
         for name in names:
             assert name in doc, f"{fn.__qualname__}'s docstring does not say it raises {name}"
+
+
+ROOT = HERE.parent
+# What a copy of the project leaves out: builds, caches, venvs, VCS.
+NOT_COPIED = shutil.ignore_patterns(
+    ".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", "*.so", "*.pyd", ".*cache"
+)
+
+
+def test_an_editable_install_is_typed(tmp_path):
+    """README's install, pip install -e ., in a fresh venv: mypy --strict on a
+    user's file then sees netifc's types (setuptools' import-hook editable
+    install hides the package from type checkers: every type would be Any,
+    or the import not found)."""
+    if not (ROOT / "pyproject.toml").is_file():
+        pytest.skip(f"no project tree beside the tests ({ROOT}) to install editable")
+    argv = mypy_argv("mypy")
+    src = tmp_path / "src"
+    shutil.copytree(ROOT, src, ignore=NOT_COPIED)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = venv / ("Scripts" if os.name == "nt" else "bin") / "python"
+    r = subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "-e", str(src)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    user = tmp_path / "user"
+    user.mkdir()
+    (user / "use.py").write_text(
+        "import netifc\n"
+        "name: int = netifc.interface_by_index(1).name\n"
+        "addrs: str = netifc.interface_addrs()\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "MYPYPATH"}
+    r = subprocess.run(
+        [*argv, "--strict", "--no-incremental", "--python-executable", str(python), "use.py"],
+        cwd=user,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    out = r.stdout + r.stderr
+    assert r.returncode == 1, out
+    assert "import-not-found" not in out and "import-untyped" not in out, out
+    assert (
+        'use.py:2: error: Incompatible types in assignment (expression has type "str", '
+        'variable has type "int")' in out
+    ), out
+    assert (
+        'use.py:3: error: Incompatible types in assignment (expression has type "tuple[' in out
+    ), out

@@ -453,14 +453,16 @@ def field_names(obj):
 @pytest.mark.backends
 def test_repr_shows_each_field_as_its_attribute(backend, where):
     """Each field as its attribute's repr, but a link-layer address (bytes)
-    as ip writes it: hardware_addr=02:fc:00:00:00:01."""
+    as the text ip writes, quoted, in one form whether there is one or none:
+    hardware_addr='02:fc:00:00:00:01', hardware_addr=''."""
     for obj in every_record(where):
         text = repr(obj)
         assert text.startswith(type(obj).__name__ + "(") and text.endswith(")")
         for f in field_names(obj):
             v = getattr(obj, f)
-            shown = ":".join(f"{b:02x}" for b in v) if isinstance(v, bytes) and v else repr(v)
+            shown = repr(":".join(f"{b:02x}" for b in v)) if isinstance(v, bytes) else repr(v)
             assert f"{f}={shown}" in text, (f, text)
+        assert "=b'" not in text, text
 
 
 @pytest.mark.backends
@@ -468,7 +470,7 @@ def test_repr_of_a_link_with_altnames(backend, vals):
     vp0 = inside(vals, lambda: netifc.interface_by_name("vp0"))
     for f in IFACE_FIELDS:
         v = getattr(vp0, f)
-        shown = ":".join(f"{b:02x}" for b in v) if isinstance(v, bytes) and v else repr(v)
+        shown = repr(":".join(f"{b:02x}" for b in v)) if isinstance(v, bytes) else repr(v)
         assert f"{f}={shown}" in repr(vp0)
 
 

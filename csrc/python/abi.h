@@ -153,10 +153,14 @@ static inline PyObject *netifc_type_name(PyTypeObject *tp)
 #endif
 }
 
-/* Raise exc with fmt, whose one conversion (%U) is the name of tp; NULL. */
+/*
+ * Raise exc with fmt, whose one conversion (%U) is tp's __name__, as the
+ * Python layer's type(x).__name__ writes it (one message for one mistake,
+ * from C or Python, full API or Limited); NULL.
+ */
 static inline PyObject *netifc_type_error(PyObject *exc, const char *fmt, PyTypeObject *tp)
 {
-	PyObject *name = netifc_type_name(tp);
+	PyObject *name = PyObject_GetAttrString((PyObject *)tp, "__name__");
 
 	if (name) {
 		PyErr_Format(exc, fmt, name);

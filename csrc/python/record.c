@@ -222,25 +222,17 @@ Py_hash_t netifc_hash_end(uint64_t h)
 	return (Py_hash_t)h == -1 ? -2 : (Py_hash_t)h;
 }
 
-/* "name=02:fc:00:00:00:01" for a link-layer address; b'' stays b''. */
+/* "name='02:fc:00:00:00:01'" for a link-layer address, "name=''" for none:
+ * text, quoted as every other text field is (bytes.hex(':') makes it). */
 static PyObject *field_bytes_repr(const char *name, PyObject *v)
 {
-	static const char hex[] = "0123456789abcdef";
-	char text[3 * 32];
-	const unsigned char *b = (const unsigned char *)PyBytes_AsString(v);
-	Py_ssize_t n = PyBytes_Size(v), i;
+	PyObject *text = PyObject_CallMethod(v, "hex", "s", ":"), *res;
 
-	if (!b || n < 0)
+	if (!text)
 		return NULL;
-	if (n == 0 || n > (Py_ssize_t)(sizeof text / 3))
-		return PyUnicode_FromFormat("%s=%R", name, v);
-	for (i = 0; i < n; i++) {
-		text[3 * i] = hex[b[i] >> 4];
-		text[3 * i + 1] = hex[b[i] & 15];
-		text[3 * i + 2] = ':';
-	}
-	text[3 * n - 1] = '\0';
-	return PyUnicode_FromFormat("%s=%s", name, text);
+	res = PyUnicode_FromFormat("%s=%R", name, text);
+	Py_DECREF(text);
+	return res;
 }
 
 PyObject *netifc_fields_repr(PyObject *self, const char *type, const char *const *fields)
