@@ -167,22 +167,30 @@ void netifc_ns_put(struct netifc_ns *ns, struct nl_sock *s, struct nl_sock *own)
 	pthread_mutex_unlock(&ns->lock);
 }
 
-static int open_generic(void *p)
+struct hold_args {
+	struct nl_fork_fd **held;
+	int (*open_fd)(void *arg);
+	void *arg;
+};
+
+static int hold_in(void *p)
 {
-	return nl_open_generic(p);
+	struct hold_args *a = p;
+
+	return nl_fork_hold(a->held, a->open_fd, a->arg);
 }
 
-int netifc_ns_open_generic(struct netifc_ns *ns, struct nl_sock *s)
+int netifc_ns_hold(struct netifc_ns *ns, struct nl_fork_fd **held, int (*open_fd)(void *arg),
+		   void *arg)
 {
+	struct hold_args a = { held, open_fd, arg };
 	int r = -EBADF;
 
-	s->fd = -1;
+	*held = NULL;
 	pthread_mutex_lock(&ns->lock);
 	if (ns->fd >= 0)
-		r = netifc_netns_run(ns->fd, open_generic, s);
+		r = netifc_netns_run(ns->fd, hold_in, &a);
 	pthread_mutex_unlock(&ns->lock);
-	if (r < 0 && s->fd >= 0)
-		nl_close(s);
 	return r;
 }
 
