@@ -67,6 +67,37 @@ def rss_bytes():
         return int(f.read().split()[1]) * resource.getpagesize()
 
 
+class _Mallinfo2(ctypes.Structure):
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost"
+        ).split()
+    ]
+
+
+def _mallinfo2():
+    try:
+        f = ctypes.CDLL(None).mallinfo2
+    except (AttributeError, OSError):  # not glibc 2.33 or later
+        return None
+    f.restype, f.argtypes = _Mallinfo2, []
+    return f
+
+
+_MALLINFO2 = _mallinfo2()
+
+
+def c_heap_bytes():
+    """The C heap in use, to the byte: glibc's mallinfo2() (every arena's
+    allocated chunks and the mmapped ones); None without it, or under ASan,
+    whose allocator is not glibc's."""
+    if _MALLINFO2 is None or os.environ.get("NETIFC_ASAN"):
+        return None
+    m = _MALLINFO2()
+    return m.uordblks + m.hblkhd
+
+
 # 200,000 rounds of every call on the default backend; fewer on the others,
 # which share the same object code above the core.
 LEAK_ROUNDS = {"netlink": 200_000}
@@ -78,12 +109,15 @@ def test_no_leak_of_memory_refs_or_descriptors(backend):
     rounds = LEAK_ROUNDS.get(backend, 10_000)
     call_all(calls, 2_000)  # warm caches and allocator pools
     gc.collect()
-    fds, rss, objs = open_fds(), rss_bytes(), len(gc.get_objects())
+    fds, rss, objs, heap = open_fds(), rss_bytes(), len(gc.get_objects()), c_heap_bytes()
     call_all(calls, rounds)
     gc.collect()
     grown = rss_bytes() - rss
     assert open_fds() == fds
     assert len(gc.get_objects()) - objs < 100
+    if heap is not None:
+        heap_grown = c_heap_bytes() - heap
+        assert heap_grown < 16 << 10, f"the C heap grew {heap_grown} bytes over {rounds} rounds"
     # A leak of even 2 bytes a call would pass 4 MiB over 200,000 rounds.  Under
     # ASan freed memory sits in quarantine, so RSS says nothing there (LSan and
     # csrc/check/run.sh watch the C core's allocations instead).
@@ -132,37 +166,6 @@ def test_no_leak_when_calls_fail(backend):
 
 
 # ---- leaks over every other kind of call ----------------------------------------------
-
-
-class _Mallinfo2(ctypes.Structure):
-    _fields_ = [
-        (name, ctypes.c_size_t)
-        for name in (
-            "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost"
-        ).split()
-    ]
-
-
-def _mallinfo2():
-    try:
-        f = ctypes.CDLL(None).mallinfo2
-    except (AttributeError, OSError):  # not glibc 2.33 or later
-        return None
-    f.restype, f.argtypes = _Mallinfo2, []
-    return f
-
-
-_MALLINFO2 = _mallinfo2()
-
-
-def c_heap_bytes():
-    """The C heap in use, to the byte: glibc's mallinfo2() (every arena's
-    allocated chunks and the mmapped ones); None without it, or under ASan,
-    whose allocator is not glibc's."""
-    if _MALLINFO2 is None or os.environ.get("NETIFC_ASAN"):
-        return None
-    m = _MALLINFO2()
-    return m.uordblks + m.hblkhd
 
 
 def new_descriptors(before):
