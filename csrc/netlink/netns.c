@@ -217,12 +217,24 @@ int netifc_ns_proc_groups(struct netifc_ns *ns, int family, int32_t index, struc
 
 /* ---- records --------------------------------------------------------------------- */
 
-int netifc_ns_open(int nsfd, struct netifc_ns **out)
+/* The record's own descriptor: nsfd's copy, or path opened (*opened 0 when that failed). */
+static int own_fd(int nsfd, const char *path, int *opened)
+{
+	/* O_NONBLOCK: a FIFO given as the path is not waited on (setns refuses it) */
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+		      : fcntl(nsfd, F_DUPFD_CLOEXEC, 0);
+
+	*opened = fd >= 0;
+	return fd;
+}
+
+static int ns_open(int nsfd, const char *path, struct netifc_ns **out, int *opened)
 {
 	struct netifc_ns *ns = calloc(1, sizeof *ns);
 	int r;
 
 	*out = NULL;
+	*opened = 0;
 	if (!ns)
 		return -ENOMEM;
 	ns->s.fd = -1;
@@ -231,7 +243,7 @@ int netifc_ns_open(int nsfd, struct netifc_ns **out)
 		return -r;
 	}
 	nl_fork_lock(NL_FORK_NAMESPACES);
-	ns->fd = fcntl(nsfd, F_DUPFD_CLOEXEC, 0);
+	ns->fd = own_fd(nsfd, path, opened);
 	r = ns->fd < 0 ? -errno : open_in(ns, &ns->s, 1, 0);
 	if (r == 0)
 		nl_fork_add(NL_FORK_NAMESPACES, &ns->fork);
@@ -245,6 +257,18 @@ int netifc_ns_open(int nsfd, struct netifc_ns **out)
 	}
 	*out = ns;
 	return 0;
+}
+
+int netifc_ns_open(int nsfd, struct netifc_ns **out)
+{
+	int opened;
+
+	return ns_open(nsfd, NULL, out, &opened);
+}
+
+int netifc_ns_open_path(const char *path, struct netifc_ns **out, int *opened)
+{
+	return ns_open(-1, path, out, opened);
 }
 
 void netifc_ns_close(struct netifc_ns *ns)

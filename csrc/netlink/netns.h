@@ -30,6 +30,12 @@ struct netifc_ns {
  * (-EINVAL) or a namespace this process may not enter (-EPERM) fails here.
  */
 int netifc_ns_open(int nsfd, struct netifc_ns **out);
+/*
+ * The same for the namespace file at path, opened here under the fork
+ * registry's lock (so a child forked meanwhile holds no copy the caller
+ * made); *opened is 0 when the open() failed, 1 when what failed came after.
+ */
+int netifc_ns_open_path(const char *path, struct netifc_ns **out, int *opened);
 /* Closes its socket and descriptor (calls then fail with -EBADF); again: nothing. */
 void netifc_ns_close(struct netifc_ns *ns);
 /* Closes, then frees. */
