@@ -51,11 +51,23 @@ def _said(text: str, what: Optional[str]) -> str:
     return f"{text} {what}" if what else text
 
 
-def _entered(fd: int, what: Optional[str], path: Optional[str]) -> _NetNS:
-    """The C namespace record for fd, its socket made there; errors name `what`."""
+def _entered(source: Union[int, str], what: Optional[str], path: Optional[str]) -> _NetNS:
+    """The C namespace record for a descriptor or for the file at a path,
+    which C opens under its fork registry's lock (a child forked meanwhile
+    gets no copy of it); its socket made there; errors name `what`."""
     try:
-        return _netifc._NetNS(fd)
+        if isinstance(source, int):
+            return _netifc._NetNS(source)
+        return _netifc._NetNS(path=source)
     except OSError as e:
+        opened: Optional[str] = e.filename  # set only when the open() failed
+        if not isinstance(source, int) and opened is not None:
+            if isinstance(e, FileNotFoundError):
+                raise FileNotFoundError(
+                    errno.ENOENT, _said("no such network namespace", what), path
+                ) from None
+            text = _said("network namespace", what)
+            raise type(e)(e.errno, f"{text}: {e.strerror}", path) from None
         if e.errno == errno.EPERM:
             text = _said("cannot enter network namespace", what)
             raise PermissionError(e.errno, f"{text} (setns needs CAP_SYS_ADMIN)", path) from None
@@ -123,19 +135,7 @@ class NetNS(Closing, Namespace):
             return
         self.name, self.path = _where(netns)
         what = repr(self.name) if self.name is not None else None
-        try:
-            fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
-        except FileNotFoundError:
-            raise FileNotFoundError(
-                errno.ENOENT, _said("no such network namespace", what), self.path
-            ) from None
-        except OSError as e:
-            text = _said("network namespace", what)
-            raise type(e)(e.errno, f"{text}: {e.strerror}", self.path) from None
-        try:
-            self._in(_entered(fd, what, self.path))
-        finally:
-            os.close(fd)
+        self._in(_entered(self.path, what, self.path))
 
     # -- its live tables (the module's calls are Namespace's) ----------------------
 

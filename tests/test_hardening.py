@@ -1,5 +1,6 @@
 """Hardening: leaks, threads, churn, fork, spoofed netlink, hostile input."""
 
+import ctypes
 import errno
 import gc
 import os
@@ -15,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 import netifc
+from conftest import require_namespaces
 from nslab import REPORTS, Netns, in_new_thread, ip_links, own_netlink_ports
 
 pytestmark = pytest.mark.backends  # every test, on every backend (conftest.py)
@@ -65,6 +67,37 @@ def rss_bytes():
         return int(f.read().split()[1]) * resource.getpagesize()
 
 
+class _Mallinfo2(ctypes.Structure):
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost"
+        ).split()
+    ]
+
+
+def _mallinfo2():
+    try:
+        f = ctypes.CDLL(None).mallinfo2
+    except (AttributeError, OSError):  # not glibc 2.33 or later
+        return None
+    f.restype, f.argtypes = _Mallinfo2, []
+    return f
+
+
+_MALLINFO2 = _mallinfo2()
+
+
+def c_heap_bytes():
+    """The C heap in use, to the byte: glibc's mallinfo2() (every arena's
+    allocated chunks and the mmapped ones); None without it, or under ASan,
+    whose allocator is not glibc's."""
+    if _MALLINFO2 is None or os.environ.get("NETIFC_ASAN"):
+        return None
+    m = _MALLINFO2()
+    return m.uordblks + m.hblkhd
+
+
 # 200,000 rounds of every call on the default backend; fewer on the others,
 # which share the same object code above the core.
 LEAK_ROUNDS = {"netlink": 200_000}
@@ -76,12 +109,15 @@ def test_no_leak_of_memory_refs_or_descriptors(backend):
     rounds = LEAK_ROUNDS.get(backend, 10_000)
     call_all(calls, 2_000)  # warm caches and allocator pools
     gc.collect()
-    fds, rss, objs = open_fds(), rss_bytes(), len(gc.get_objects())
+    fds, rss, objs, heap = open_fds(), rss_bytes(), len(gc.get_objects()), c_heap_bytes()
     call_all(calls, rounds)
     gc.collect()
     grown = rss_bytes() - rss
     assert open_fds() == fds
     assert len(gc.get_objects()) - objs < 100
+    if heap is not None:
+        heap_grown = c_heap_bytes() - heap
+        assert heap_grown < 16 << 10, f"the C heap grew {heap_grown} bytes over {rounds} rounds"
     # A leak of even 2 bytes a call would pass 4 MiB over 200,000 rounds.  Under
     # ASan freed memory sits in quarantine, so RSS says nothing there (LSan and
     # csrc/check/run.sh watch the C core's allocations instead).
@@ -127,6 +163,225 @@ def test_no_leak_when_calls_fail(backend):
     if not os.environ.get("NETIFC_ASAN"):
         assert rss_growth < 2 << 20
     call_all(every_call(lo), 1)
+
+
+# ---- leaks over every other kind of call ----------------------------------------------
+
+
+def new_descriptors(before):
+    """What /proc/self/fd holds that `before` ({fd: target}) did not."""
+    now = {}
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            now[int(fd)] = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:  # the listing's own descriptor
+            continue
+    return {fd: t for fd, t in now.items() if before.get(fd) != t}
+
+
+def fd_targets():
+    return new_descriptors({})
+
+
+def assert_no_leak(calls, rounds, heap_rounds=1_000):
+    """calls (as every_call's) for `rounds` rounds after a warm-up hold steady:
+    descriptors (each one), Python objects, RSS, the C heap to the byte where
+    mallinfo2 tells it (a leak of one small record a round shows), and
+    tracemalloc's Python heap over heap_rounds more."""
+    call_all(calls, max(rounds // 10, 200))  # warm caches and allocator pools
+    gc.collect()
+    fds, rss, objs, heap = fd_targets(), rss_bytes(), len(gc.get_objects()), c_heap_bytes()
+    call_all(calls, rounds)
+    gc.collect()
+    heap_grown = None if heap is None else c_heap_bytes() - heap
+    grown = rss_bytes() - rss
+    assert new_descriptors(fds) == {}, "descriptors left open"
+    assert len(fd_targets()) == len(fds), "descriptors closed that were not ours"
+    assert len(gc.get_objects()) - objs < 100
+    if heap_grown is not None:
+        assert heap_grown < 16 << 10, f"the C heap grew {heap_grown} bytes over {rounds} rounds"
+    if not os.environ.get("NETIFC_ASAN"):
+        assert grown < 4 << 20, f"RSS grew {grown} bytes over {rounds} rounds"
+    tracemalloc.start()
+    try:
+        call_all(calls, heap_rounds // 10)
+        before = tracemalloc.get_traced_memory()[0]
+        call_all(calls, heap_rounds)
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert after - before < 64 << 10, f"Python heap grew {after - before} bytes"
+
+
+def every_other_call(lo, lv):
+    """Calls beyond every_call's (routes, counters, link settings, live reads,
+    live tables and Watchers opened and closed) and their error paths; lv: a
+    live() kept open."""
+
+    def watcher():
+        with netifc.Watcher() as w:
+            w.poll(0)
+            w.interfaces, w.addrs, w.groups  # noqa: B018 -- the reads are the test
+
+    def watcher_dropped():  # closed by its finalizer
+        netifc.Watcher().poll(0)
+
+    def watcher_closed():
+        w = netifc.Watcher()
+        w.close()
+        w.poll(0)
+
+    def live_opened():
+        with netifc.live() as t:
+            t.interfaces, t.groups  # noqa: B018
+
+    def live_again():  # a read after close() opens it again; the finalizer closes it
+        t = netifc.live()
+        t.close()
+        len(t)
+
+    return [
+        ("counters", netifc.counters, None),
+        ("Interface.counters", lo.counters, None),
+        ("link_settings", lo.link_settings, None),
+        ("routes", netifc.routes, None),
+        ("routes all", lambda: netifc.routes(table="all"), None),
+        ("routes inet6 local", lambda: netifc.routes(socket.AF_INET6, "local"), None),
+        ("route_get", lambda: netifc.route_get("127.0.0.1"), None),
+        ("route_get inet6", lambda: netifc.route_get("::1"), None),
+        ("default_gateways", netifc.default_gateways, None),
+        ("route_get bad", lambda: netifc.route_get("nonsense"), ValueError),
+        ("route_get bad zone", lambda: netifc.route_get("fe80::1%nfc-none0"), ValueError),
+        ("routes bad table", lambda: netifc.routes(table="nfc-none"), ValueError),
+        ("live reads", lambda: (lv.interfaces, lv.addrs, lv.groups, len(lv)), None),
+        ("live by_index", lambda: lv.by_index(lo.index), None),
+        ("live by_name", lambda: lv.by_name(lo.name), None),
+        ("live addrs_of", lambda: (lv.addrs_of(lo.index), lv.groups_of(lo)), None),
+        ("live snapshot", lv.snapshot, None),
+        ("live no such index", lambda: lv.by_index(2**31 - 1), netifc.NoSuchInterface),
+        ("live no such name", lambda: lv.by_name("nfc-none0"), netifc.NoSuchInterface),
+        ("live opened", live_opened, None),
+        ("live read after close", live_again, None),
+        ("Watcher", watcher, None),
+        ("Watcher dropped", watcher_dropped, None),
+        ("Watcher closed", watcher_closed, ValueError),
+    ]
+
+
+# Rounds of every_other_call on the default backend (a Watcher or live table
+# opened costs about 100 us); fewer on the others.
+OTHER_LEAK_ROUNDS = {"netlink": 20_000}
+
+
+def test_no_leak_over_every_other_kind_of_call(backend):
+    """Routes, counters, link settings, live() reads and live tables and
+    Watchers opened, dropped and closed, with their error paths: descriptors,
+    objects, RSS, the C heap and the Python heap hold steady."""
+    lo = loopback()
+    with netifc.live() as lv:
+        assert_no_leak(every_other_call(lo, lv), OTHER_LEAK_ROUNDS.get(backend, 3_000))
+
+
+class AddrToggle:
+    """An address added and deleted on ns's lo, again and again, by one `ip
+    -batch` that reads its commands as they come (no process per change)."""
+
+    ADDR = "192.0.2.77"
+
+    def __init__(self, ns):
+        self.p = subprocess.Popen(
+            ["ip", "-n", ns.name, "-batch", "-"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            text=True,
+        )
+
+    def send(self, verb):
+        self.p.stdin.write(f"addr {verb} {self.ADDR}/32 dev lo\n")
+        self.p.stdin.flush()
+
+    def close(self):
+        self.p.stdin.close()
+        assert self.p.wait(30) == 0, "ip -batch failed a change"
+
+
+def heard(w, kind, address, seconds=10):
+    """Polls Watcher w until it tells `kind` of address; fails at the deadline."""
+    deadline = time.monotonic() + seconds
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            pytest.fail(f"no {kind.__name__} of {address} in {seconds} s")
+        for e in w.poll(left):
+            if isinstance(e, kind) and str(e.addr.address) == address:
+                return
+
+
+@pytest.mark.backends(
+    "netlink", "netlink-nostrict", "netlink-procmcast4", "netlink-procmcast", "netlink-ioctl"
+)
+def test_no_leak_over_netns_calls(backend):
+    """A NetNS's every call (its tables, one link's addresses, groups,
+    counters and link settings, routes, its live() reads and Watchers, events
+    of an address added and deleted there, NetNS opened and closed, a closed
+    NetNS's ValueError): descriptors, objects, RSS and the heaps hold steady."""
+    require_namespaces()
+    lab = Netns("leak")
+    toggle = ns = lv = w = None
+    try:
+        ns = netifc.NetNS(lab.name)
+        nlo = ns.interface_by_name("lo")
+        lv, w = ns.live(), ns.Watcher()
+        toggle = AddrToggle(lab)
+        closed = netifc.NetNS(lab.name)
+        closed.close()
+
+        def watcher():
+            with ns.Watcher() as x:
+                x.poll(0)
+
+        def change():  # an address added, then deleted: events and live tables apply both
+            toggle.send("add")
+            heard(w, netifc.AddrAdded, AddrToggle.ADDR)
+            assert any(str(a.address) == AddrToggle.ADDR for a in lv.addrs)
+            toggle.send("del")
+            heard(w, netifc.AddrRemoved, AddrToggle.ADDR)
+
+        def opened():
+            with netifc.NetNS(lab.name) as other:
+                other.interfaces()
+
+        calls = [
+            ("interfaces", ns.interfaces, None),
+            ("interface_by_index", lambda: ns.interface_by_index(nlo.index), None),
+            ("interface_by_name", lambda: ns.interface_by_name("lo"), None),
+            ("interface_addrs", ns.interface_addrs, None),
+            ("snapshot", ns.snapshot, None),
+            ("multicast_snapshot", ns.multicast_snapshot, None),
+            ("counters", ns.counters, None),
+            ("routes", ns.routes, None),
+            ("route_get", lambda: ns.route_get("127.0.0.1"), None),
+            ("default_gateways", ns.default_gateways, None),
+            ("addrs", nlo.addrs, None),
+            ("multicast_addrs", nlo.multicast_addrs, None),
+            ("Interface.counters", nlo.counters, None),
+            ("link_settings", nlo.link_settings, None),
+            ("no such index", lambda: ns.interface_by_index(2**31 - 1), netifc.NoSuchInterface),
+            ("no such name", lambda: ns.interface_by_name("nfc-none0"), netifc.NoSuchInterface),
+            ("live reads", lambda: (lv.interfaces, lv.addrs, lv.groups, lv.snapshot()), None),
+            ("Watcher", watcher, None),
+            ("a change", change, None),
+            ("NetNS opened", opened, None),
+            ("closed NetNS", closed.interfaces, ValueError),
+        ]
+        assert_no_leak(calls, 2_000, heap_rounds=300)
+    finally:
+        if toggle is not None:
+            toggle.close()
+        for o in (w, lv, ns):
+            if o is not None:
+                o.close()
+        lab.delete()
 
 
 def test_threads_agree_with_one_thread(backend):

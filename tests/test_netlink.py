@@ -646,3 +646,193 @@ def test_fork_while_other_threads_call(backend, host):
     assert not bad, f"{len(bad)} of {FORKS} children held the parent's: " + "; ".join(
         f"netlink sockets {b['any_netlink']} namespace links {b['ns']}" for b in bad[:3]
     )
+
+
+# ---- fork while every kind of call runs ------------------------------------------------
+
+EVERY_FORKS = 200
+IGMP_FILE = re.compile(r"/net/igmp6?( \(deleted\))?$")  # a helper thread's, once it ended
+
+
+def descriptors():
+    """{fd: what it refers to} of this process, from /proc/self/fd."""
+    out = {}
+    for name in os.listdir("/proc/self/fd"):
+        try:
+            out[int(name)] = os.readlink(f"/proc/self/fd/{name}")
+        except OSError:  # the listing's own descriptor, closed meanwhile
+            continue
+    return out
+
+
+def socket_family(fd):
+    """The family of socket fd, asked of the kernel (SO_DOMAIN) on a copy."""
+    with socket.socket(fileno=os.dup(fd)) as s:
+        return socket.AddressFamily(s.family).name
+
+
+def netifc_descriptors(before, kept, netlink_ok, making=None):
+    """[(fd, what)] this process holds that a call of netifc may have opened:
+    any netlink socket (unless netlink_ok), any other socket, /proc/net/igmp{,6},
+    a namespace or namespace link, or anything else not in `before` ({fd:
+    target}, what the process held before netifc was called) -- except kept
+    ({fd: target}: the NetNS descriptors a child keeps by design), pipes, and
+    one descriptor of the namespace file `making` (that of a NetNS another
+    thread was making at the fork, which the child keeps as it would the
+    NetNS's; a second one would be a copy the making left open)."""
+    bad, held = [], descriptors()
+    made = [fd for fd, t in held.items() if t == making and kept.get(fd) != t]
+    if len(made) == 1:
+        del held[made[0]]
+    for fd, target in held.items():
+        if kept.get(fd) == target or target.startswith("pipe:"):
+            continue
+        if target.startswith("socket:["):
+            try:
+                family = socket_family(fd)
+            except OSError as e:  # closed meanwhile: no descriptor of a call
+                family = f"? ({e})"
+            if family == "AF_NETLINK" and netlink_ok:
+                continue
+            if family == "AF_NETLINK" or before.get(fd) != target:
+                bad.append((fd, f"{family} {target}"))
+        elif IGMP_FILE.search(target) or NS_LINK.search(target):
+            bad.append((fd, target))
+        elif before.get(fd) != target and not target.endswith(f"/{os.getpid()}/fd"):
+            bad.append((fd, target))
+    return bad
+
+
+def every_kind_of_call(backend, ns):
+    """{kind: [calls]}: each public call of netifc (and, with ns, a NetNS's)."""
+    lo = netifc.interface_by_name("lo")
+    lv = netifc.live()
+
+    def watcher():
+        with netifc.Watcher() as w:
+            w.poll(0)
+
+    kinds = {
+        "tables": [
+            netifc.interfaces,
+            lambda: netifc.interface_by_index(lo.index),
+            lambda: netifc.interface_by_name("lo"),
+            netifc.interface_addrs,
+            netifc.snapshot,
+        ],
+        # Calls that hold a descriptor of their own, each on a thread of its
+        # own: a fork must find them at any point.
+        "one link": [lo.addrs, lo.counters],
+        "groups": [lo.multicast_addrs],
+        "link settings": [lo.link_settings],
+        "link settings again": [lo.link_settings],
+        "routes and counters": [
+            netifc.routes,
+            lambda: netifc.route_get("127.0.0.1"),
+            netifc.counters,
+        ],
+        "live": [
+            lambda: lv.interfaces,
+            lambda: lv.by_index(lo.index),
+            lambda: lv.addrs,
+            lambda: lv.groups,
+            lv.snapshot,
+        ],
+        "watcher": [watcher],
+    }
+    if ns is not None:
+        nlo = ns.interface_by_name("lo")
+        nlv = ns.live()
+
+        def ns_watcher():
+            with ns.Watcher() as w:
+                w.poll(0)
+
+        kinds["netns"] = [
+            ns.interfaces,
+            lambda: ns.interface_by_index(nlo.index),
+            ns.interface_addrs,
+            ns.snapshot,
+            ns.counters,
+            ns.routes,
+            lambda: ns.route_get("127.0.0.1"),
+            nlo.addrs,
+        ]
+        kinds["netns groups"] = [nlo.multicast_addrs]
+        kinds["netns link settings"] = [nlo.link_settings]
+        kinds["netns live"] = [lambda: nlv.interfaces, lambda: nlv.groups, ns_watcher]
+
+        def ns_opened():
+            with netifc.NetNS(ns.name):
+                pass
+
+        kinds["NetNS opened"] = [ns_opened]
+    return kinds
+
+
+@pytest.mark.backends(
+    "netlink",
+    "netlink-nostrict",
+    "netlink-procmcast4",
+    "netlink-procmcast",
+    "netlink-ioctl",
+    "getifaddrs",
+)
+def test_fork_while_every_kind_of_call_runs(backend, host):
+    """Forks made while threads make every kind of call without pause (the
+    tables, one link's addresses, groups, counters and link settings, routes,
+    live() reads, Watchers opened and closed, a NetNS's calls, NetNS opened
+    and closed): no child holds a descriptor any of them opened -- no netlink
+    socket, no other socket, no /proc/net/igmp{,6}, no namespace link -- only
+    the NetNS's own descriptor, which a child keeps by design.  On the getifaddrs backend the C library's
+    own netlink socket, open during its getifaddrs(), is not netifc's."""
+    require_fork()
+    require_namespaces()
+    before = descriptors()
+    lab = Netns("forkall")
+    ns = None
+    stop, problems, calls_made = threading.Event(), [], {}
+    threads = []
+    try:
+        lab.ip("addr", "add", "192.0.2.9/24", "dev", "lo")
+        if backend != "getifaddrs":  # which cannot look into another namespace
+            ns = netifc.NetNS(lab.name)
+        kinds = every_kind_of_call(backend, ns)
+        kept = {} if ns is None else {ns.fileno(): descriptors()[ns.fileno()]}
+
+        def caller(kind, calls):
+            n = 0
+            try:
+                while not stop.is_set():
+                    for fn in calls:
+                        fn()
+                    n += 1
+            except BaseException as e:  # reported below
+                problems.append(f"{kind}: {e!r}")
+            calls_made[kind] = n
+
+        threads = [threading.Thread(target=caller, args=kv) for kv in kinds.items()]
+        for t in threads:
+            t.start()
+        bad = {}
+        netlink_ok = backend == "getifaddrs"
+        for k in range(EVERY_FORKS):
+            time.sleep(0.001 * (k % 7))
+            held = in_forked_child(
+                lambda: netifc_descriptors(before, kept, netlink_ok, making=ns and ns.path)
+            )
+            for _fd, what in held:
+                kind = re.sub(r"\[\d+\]|/proc/\d+/", "", what)
+                bad[kind] = bad.get(kind, 0) + 1
+            if held:
+                bad["children"] = bad.get("children", 0) + 1
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+        if ns is not None:
+            ns.close()
+        lab.delete()
+    assert not problems, problems
+    assert set(calls_made) == set(kinds) and all(calls_made.values()), calls_made
+    assert not bad, f"of {EVERY_FORKS} children, held by kind: {bad}"

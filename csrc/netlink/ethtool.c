@@ -16,6 +16,7 @@
 #include <linux/sockios.h>
 
 #include "netlink/ethtool.h"
+#include "netlink/fork.h"
 #include "netlink/netns.h"
 #include "netlink/io.h"
 
@@ -183,18 +184,35 @@ static int ask_ioctl(int fd, struct netifc_call *c, const char *name,
 	return r;
 }
 
+/* For nl_fork_hold: s's descriptor, or a negative errno. */
+static int open_generic(void *p)
+{
+	struct nl_sock *s = p;
+	int r = nl_open_generic(s);
+
+	return r < 0 ? r : s->fd;
+}
+
+/*
+ * The socket is held on the fork registry's list of calls (netlink/fork.h),
+ * so a child forked meanwhile does not hold it.
+ */
 int netifc_link_settings(struct netifc_call *c, int32_t index, const char *name,
 			 struct netifc_link_settings *out)
 {
+	struct nl_fork_fd *held;
 	struct nl_sock s;
 	int r;
 
 	out->speed = NETIFC_SPEED_UNKNOWN;
 	out->duplex = NETIFC_DUPLEX_UNKNOWN;
 	c->step = "generic netlink socket";
-	r = c->ns ? netifc_ns_open_generic(c->ns, &s) : nl_open_generic(&s);
+	s.fd = -1;
+	r = c->ns ? netifc_ns_hold(c->ns, &held, open_generic, &s)
+		  : nl_fork_hold(&held, open_generic, &s);
 	if (r < 0)
 		return r == -EPROTONOSUPPORT ? 0 : r;
+	r = 0;
 	if (__atomic_load_n(&family, __ATOMIC_RELAXED) == FAMILY_UNASKED)
 		r = resolve(&s, c);
 	if (r == 0 && __atomic_load_n(&family, __ATOMIC_RELAXED) > 0 &&
@@ -202,6 +220,8 @@ int netifc_link_settings(struct netifc_call *c, int32_t index, const char *name,
 		r = ask_netlink(&s, c, index, out);
 	else if (r == 0)
 		r = ask_ioctl(s.fd, c, name, out);
+	nl_fork_release(held);  /* closes s.fd; nl_close frees the rest */
+	s.fd = -1;
 	nl_close(&s);
 	if (cannot_tell(r)) {
 		out->speed = NETIFC_SPEED_UNKNOWN;

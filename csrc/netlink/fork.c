@@ -2,6 +2,11 @@
  * netlink/fork.c -- the fork registry: one set of pthread_atfork handlers
  * for every list of netlink/fork.h.
  */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "netlink/fork.h"
 
 struct list {
@@ -120,4 +125,56 @@ void nl_fork_drop(enum nl_fork_list list, struct nl_fork_entry *e)
 	nl_fork_remove(list, e);
 	nl_fork_unlock(list);
 	pthread_mutex_destroy(e->lock);
+}
+
+/* ---- descriptors one call holds ------------------------------------------- */
+
+/* On the heap: a child may be forked while another thread's call holds one. */
+struct nl_fork_fd {
+	struct nl_fork_entry e;
+	int fd;
+};
+
+static void fd_in_child(struct nl_fork_entry *e)
+{
+	struct nl_fork_fd *f = (struct nl_fork_fd *)((char *)e - offsetof(struct nl_fork_fd, e));
+
+	close(f->fd);
+	nl_fork_remove(NL_FORK_CALLS, e);
+	free(f);
+}
+
+int nl_fork_hold(struct nl_fork_fd **held, int (*open_fd)(void *arg), void *arg)
+{
+	struct nl_fork_fd *f;
+	int r;
+
+	*held = NULL;
+	if ((r = nl_fork_ready()) != 0)
+		return -r;
+	if (!(f = calloc(1, sizeof *f)))
+		return -ENOMEM;
+	f->e.in_child = fd_in_child;
+	nl_fork_lock(NL_FORK_CALLS);
+	if ((r = open_fd(arg)) >= 0) {
+		f->fd = r;
+		nl_fork_add(NL_FORK_CALLS, &f->e);
+	}
+	nl_fork_unlock(NL_FORK_CALLS);
+	if (r < 0)
+		free(f);
+	else
+		*held = f;
+	return r;
+}
+
+void nl_fork_release(struct nl_fork_fd *held)
+{
+	if (!held)
+		return;
+	nl_fork_lock(NL_FORK_CALLS);
+	nl_fork_remove(NL_FORK_CALLS, &held->e);
+	close(held->fd);
+	nl_fork_unlock(NL_FORK_CALLS);
+	free(held);
 }

@@ -167,22 +167,30 @@ void netifc_ns_put(struct netifc_ns *ns, struct nl_sock *s, struct nl_sock *own)
 	pthread_mutex_unlock(&ns->lock);
 }
 
-static int open_generic(void *p)
+struct hold_args {
+	struct nl_fork_fd **held;
+	int (*open_fd)(void *arg);
+	void *arg;
+};
+
+static int hold_in(void *p)
 {
-	return nl_open_generic(p);
+	struct hold_args *a = p;
+
+	return nl_fork_hold(a->held, a->open_fd, a->arg);
 }
 
-int netifc_ns_open_generic(struct netifc_ns *ns, struct nl_sock *s)
+int netifc_ns_hold(struct netifc_ns *ns, struct nl_fork_fd **held, int (*open_fd)(void *arg),
+		   void *arg)
 {
+	struct hold_args a = { held, open_fd, arg };
 	int r = -EBADF;
 
-	s->fd = -1;
+	*held = NULL;
 	pthread_mutex_lock(&ns->lock);
 	if (ns->fd >= 0)
-		r = netifc_netns_run(ns->fd, open_generic, s);
+		r = netifc_netns_run(ns->fd, hold_in, &a);
 	pthread_mutex_unlock(&ns->lock);
-	if (r < 0 && s->fd >= 0)
-		nl_close(s);
 	return r;
 }
 
@@ -209,12 +217,24 @@ int netifc_ns_proc_groups(struct netifc_ns *ns, int family, int32_t index, struc
 
 /* ---- records --------------------------------------------------------------------- */
 
-int netifc_ns_open(int nsfd, struct netifc_ns **out)
+/* The record's own descriptor: nsfd's copy, or path opened (*opened 0 when that failed). */
+static int own_fd(int nsfd, const char *path, int *opened)
+{
+	/* O_NONBLOCK: a FIFO given as the path is not waited on (setns refuses it) */
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+		      : fcntl(nsfd, F_DUPFD_CLOEXEC, 0);
+
+	*opened = fd >= 0;
+	return fd;
+}
+
+static int ns_open(int nsfd, const char *path, struct netifc_ns **out, int *opened)
 {
 	struct netifc_ns *ns = calloc(1, sizeof *ns);
 	int r;
 
 	*out = NULL;
+	*opened = 0;
 	if (!ns)
 		return -ENOMEM;
 	ns->s.fd = -1;
@@ -223,7 +243,7 @@ int netifc_ns_open(int nsfd, struct netifc_ns **out)
 		return -r;
 	}
 	nl_fork_lock(NL_FORK_NAMESPACES);
-	ns->fd = fcntl(nsfd, F_DUPFD_CLOEXEC, 0);
+	ns->fd = own_fd(nsfd, path, opened);
 	r = ns->fd < 0 ? -errno : open_in(ns, &ns->s, 1, 0);
 	if (r == 0)
 		nl_fork_add(NL_FORK_NAMESPACES, &ns->fork);
@@ -237,6 +257,18 @@ int netifc_ns_open(int nsfd, struct netifc_ns **out)
 	}
 	*out = ns;
 	return 0;
+}
+
+int netifc_ns_open(int nsfd, struct netifc_ns **out)
+{
+	int opened;
+
+	return ns_open(nsfd, NULL, out, &opened);
+}
+
+int netifc_ns_open_path(const char *path, struct netifc_ns **out, int *opened)
+{
+	return ns_open(-1, path, out, opened);
 }
 
 void netifc_ns_close(struct netifc_ns *ns)

@@ -30,6 +30,12 @@ struct netifc_ns {
  * (-EINVAL) or a namespace this process may not enter (-EPERM) fails here.
  */
 int netifc_ns_open(int nsfd, struct netifc_ns **out);
+/*
+ * The same for the namespace file at path, opened here under the fork
+ * registry's lock (so a child forked meanwhile holds no copy the caller
+ * made); *opened is 0 when the open() failed, 1 when what failed came after.
+ */
+int netifc_ns_open_path(const char *path, struct netifc_ns **out, int *opened);
 /* Closes its socket and descriptor (calls then fail with -EBADF); again: nothing. */
 void netifc_ns_close(struct netifc_ns *ns);
 /* Closes, then frees. */
@@ -61,8 +67,13 @@ int netifc_ns_get(struct netifc_ns *ns, struct nl_sock *own, int strict, size_t 
 		  struct nl_sock **out);
 void netifc_ns_put(struct netifc_ns *ns, struct nl_sock *s, struct nl_sock *own);
 
-/* A NETLINK_GENERIC socket (nl_open_generic) made in the namespace; -EBADF once closed. */
-int netifc_ns_open_generic(struct netifc_ns *ns, struct nl_sock *s);
+/*
+ * nl_fork_hold(held, open_fd, arg) made in the namespace, under its lock (a
+ * descriptor one call holds, netlink/fork.h): the descriptor or a negative
+ * errno; -EBADF once closed.
+ */
+int netifc_ns_hold(struct netifc_ns *ns, struct nl_fork_fd **held, int (*open_fd)(void *arg),
+		   void *arg);
 
 /* The calling thread's /proc/net/igmp{,6} groups, read in the namespace (procfs/igmp_parse.h). */
 int netifc_ns_proc_groups(struct netifc_ns *ns, int family, int32_t index, struct netifc_addrs *out);

@@ -22,8 +22,11 @@
 #include <linux/if_packet.h>
 #include <linux/rtnetlink.h>
 #define LINK_FAMILY AF_PACKET
-/* A socket for the MTU, and the type of a link with no address. */
-#define LINK_SOCKET() socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)
+/* A socket for the MTU, and the type of a link with no address: held on the
+ * fork registry (netlink/fork.h), so a child forked meanwhile holds none. */
+#include "netlink/fork.h"
+#define LINK_SOCKET(held) nl_fork_hold(held, link_socket, NULL)
+#define LINK_SOCKET_CLOSE(held, fd) nl_fork_release(held)
 #else
 #include <stddef.h>
 #include <net/if_dl.h>
@@ -31,7 +34,9 @@
 #include <net/if_var.h>         /* struct if_data */
 #endif
 #define LINK_FAMILY AF_LINK
-#define LINK_SOCKET() (-1)      /* ifa_data has the MTU (and macOS has no SOCK_CLOEXEC) */
+/* ifa_data has the MTU (and macOS has no SOCK_CLOEXEC) */
+#define LINK_SOCKET(held) ((void)(held), -1)
+#define LINK_SOCKET_CLOSE(held, fd) ((void)(held), close(fd))
 #endif
 
 #include "core/netifc.h"
@@ -211,6 +216,16 @@ static int wanted(const struct ifaddrs *ifa, int32_t index, const char *name)
 #endif
 }
 
+#ifdef __linux__
+static int link_socket(void *unused)
+{
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	(void)unused;
+	return fd < 0 ? -errno : fd;
+}
+#endif
+
 /*
  * The links of one getifaddrs() result (those asked for, found before any
  * ioctl is made): whole records, or their ids only.
@@ -220,13 +235,14 @@ static int links_of(const struct ifaddrs *all, int whole, int32_t index, const c
 {
 	const struct ifaddrs *ifa;
 	struct netifc_link *l;
+	struct nl_fork_fd *held = NULL;
 	int sock = -1, r = 0;
 
 	for (ifa = all; ifa && r == 0; ifa = ifa->ifa_next) {
 		if (!is_link(ifa) || !wanted(ifa, index, name))
 			continue;
 		if (whole && sock < 0)
-			sock = LINK_SOCKET();
+			sock = LINK_SOCKET(&held);
 		if (!(l = netifc_links_push(out)))
 			r = -ENOMEM;
 		else if (whole)
@@ -235,7 +251,7 @@ static int links_of(const struct ifaddrs *all, int whole, int32_t index, const c
 			link_id(ifa, -1, l);
 	}
 	if (sock >= 0)
-		close(sock);
+		LINK_SOCKET_CLOSE(held, sock);
 	return r;
 }
 

@@ -1,12 +1,24 @@
-/* procfs/igmp.c -- read /proc/net/igmp{,6} whole and hand it to procfs/igmp_parse.c's parsers. */
+/*
+ * procfs/igmp.c -- read /proc/net/igmp{,6} whole and hand it to procfs/igmp_parse.c's parsers.
+ * The file is held on the fork registry's list of calls (netlink/fork.h):
+ * a child forked while another thread reads it does not hold it.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/socket.h>
 
+#include "netlink/fork.h"
 #include "procfs/igmp.h"
 #include "procfs/igmp_parse.h"
+
+static int open_path(void *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
 
 /* /proc files report no size: read until EOF into a growing buffer. */
 static int read_file(const char *path, char **buf, size_t *len)
@@ -14,10 +26,11 @@ static int read_file(const char *path, char **buf, size_t *len)
 	size_t cap = 16384, n = 0;
 	char *b = NULL, *nb;
 	ssize_t got;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), r = 0;
+	struct nl_fork_fd *held;
+	int fd = nl_fork_hold(&held, open_path, (void *)path), r = 0;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	for (;;) {
 		if (!b || n == cap) {
 			if (b)
@@ -37,7 +50,7 @@ static int read_file(const char *path, char **buf, size_t *len)
 		}
 		n += (size_t)got;
 	}
-	close(fd);
+	nl_fork_release(held);
 	if (r < 0) {
 		free(b);
 		return r;

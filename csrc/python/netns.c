@@ -27,27 +27,45 @@ typedef struct {
 
 #define NS(o) (((NetNSObject *)(o))->ns)
 
+/*
+ * _NetNS(fd) copies the caller's descriptor; _NetNS(path=...) opens the
+ * file itself, under the fork registry's lock (netns.h).  A failed open
+ * raises OSError with the path as its filename; what fails after it, as
+ * for a descriptor, without.
+ */
 static PyObject *ns_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
 {
-	static char *kwlist[] = {"fd", NULL};
+	static char *kwlist[] = {"fd", "path", NULL};
 	modstate *st = netifc_state_of_type(tp);
 	struct netifc_call call = {.step = "network namespace (setns, netlink socket)"};
-	NetNSObject *o;
-	int fd, r;
+	PyObject *path = NULL, *bytes = NULL;
+	const char *where = NULL;
+	NetNSObject *o = NULL;
+	int fd = -1, opened = 1, r;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "i:_NetNS", kwlist, &fd))
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|iO:_NetNS", kwlist, &fd, &path))
 		return NULL;
-	if (fd < 0)
-		return PyErr_Format(PyExc_ValueError, "invalid file descriptor %d", fd);
+	if (path && (!PyUnicode_FSConverter(path, &bytes) || !(where = PyBytes_AsString(bytes))))
+		goto done;
+	if (!path && fd < 0) {
+		PyErr_Format(PyExc_ValueError, "invalid file descriptor %d", fd);
+		goto done;
+	}
 	if (!(o = (NetNSObject *)NETIFC_TP_ALLOC(tp)(tp, 0)))
-		return NULL;
+		goto done;
 	Py_BEGIN_ALLOW_THREADS
-	r = netifc_ns_open(fd, &o->ns);
+	r = where ? netifc_ns_open_path(where, &o->ns, &opened) : netifc_ns_open(fd, &o->ns);
 	Py_END_ALLOW_THREADS
 	if (r < 0) {
-		Py_DECREF(o);
-		return netifc_core_error(st, &call, r, NULL);
+		Py_CLEAR(o);
+		errno = -r;
+		if (opened)
+			netifc_core_error(st, &call, r, NULL);
+		else
+			PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path);
 	}
+done:
+	Py_XDECREF(bytes);
 	return (PyObject *)o;
 }
 
