@@ -57,8 +57,7 @@ int netifc_addr_needs_zone(const struct netifc_addr *a)
 
 void netifc_addr_finish(struct netifc_addr *a, const char *zone_name)
 {
-	if (a->family == AF_INET && a->prefixlen >= 31)
-		a->has_broadcast = 0;
+	/* A broadcast is kept at any length: /31 and /32 have one when it was given. */
 	if (a->has_peer && !memcmp(a->peer, a->local, netifc_family_len(a->family)))
 		a->has_peer = 0;
 	/* What is not there is zero, so equal records compare equal byte for byte. */

@@ -240,6 +240,13 @@ void netifc_route_get_request(struct nl_route_req *q, int family, const uint8_t 
 	uint8_t *p = q->attrs;
 
 	route_request(q, 0, family);
+	/*
+	 * IPv4 answers with a cache entry, which names table main unless asked
+	 * for the table whose rule and route answered.  IPv6 always names it,
+	 * and with strict checking refuses this flag.
+	 */
+	if (family == AF_INET)
+		q->rtm.rtm_flags = RTM_F_LOOKUP_TABLE;
 	q->rtm.rtm_dst_len = (unsigned char)(alen * 8);
 	p = put_attr(p, RTA_DST, dst, alen);
 	if (index)

@@ -76,7 +76,10 @@ struct nl_route_req {
  * and leaves out its cached exceptions; without it, the caller filters.
  */
 void netifc_route_dump_request(struct nl_route_req *q, int family, uint32_t table, int strict);
-/* The route to dst (4 or 16 bytes by family), out of link index if not 0. */
+/*
+ * The route to dst (4 or 16 bytes by family), out of link index if not 0;
+ * the answer names the table that answered (IPv4: RTM_F_LOOKUP_TABLE).
+ */
 void netifc_route_get_request(struct nl_route_req *q, int family, const uint8_t *dst, int32_t index);
 
 #endif

@@ -797,7 +797,7 @@ static PyObject *make_addr(PyObject *m, PyObject *args)
 		return PyErr_Format(
 			PyExc_ValueError,
 			"fields no address has together (a zone only on link-local IPv6, and "
-			"there always; no broadcast on /31 or /32; no peer equal to the address)");
+			"there always; no peer equal to the address)");
 	return netifc_new_addr(st, &a);
 }
 

@@ -1,0 +1,216 @@
+"""Answers that must equal the kernel's, each against an independent truth:
+
+- route_get()'s table: the one whose rule and route answered (``ip -j route
+  get``), the CLI's ``netifc route get`` line as ip prints it;
+- a zone read as a name first, then an index (``getaddrinfo``, ``ip route get
+  ... oif``), and one ValueError for a zone that names no link;
+- the broadcast of a /31 or /32 that was given one (``ip -j addr``).
+"""
+
+import ipaddress
+import socket
+import subprocess
+import sys
+
+import pytest
+
+import netifc
+from conftest import require_namespaces
+from nslab import Netns, ip_addrs
+
+TABLES = {"default": 253, "main": 254, "local": 255}
+ROUTES = ("netlink", "netlink-nostrict")
+
+
+def build_answers_lab():
+    ns = Netns("answers")
+    try:
+        ns.sysctl("net.ipv6.conf.all.accept_dad", 0)
+        ns.sysctl("net.ipv6.conf.default.accept_dad", 0)
+        ns.batch(
+            [
+                # lo is 1; va 2 and vb 3; the link named 2 and its peer after.
+                "link add va type veth peer name vb",
+                "link add 2 type veth peer name p2",
+                "link set va up",
+                "link set vb up",
+                "link set 2 up",
+                "link set p2 up",
+                "addr add 10.9.0.2/24 dev va",
+                "addr add 10.23.0.5/32 brd 10.23.0.255 dev va",
+                "addr add 10.24.0.4/31 brd 10.24.0.255 dev va",
+                "addr add 10.25.0.0/31 brd + dev va",
+                "addr add 10.26.0.1/32 dev va",
+                "addr add 2001:db8:9::2/64 dev va",
+                "route add 198.51.100.0/24 via 10.9.0.1 table 100",
+                "rule add to 198.51.100.0/24 table 100",
+                "route add 2001:db8:100::/48 via 2001:db8:9::1 table 100",
+                "route add default via fe80::1 dev 2",
+            ]
+        )
+        ns.ip("-6", "rule", "add", "to", "2001:db8:100::/48", "table", "100")
+        return ns
+    except BaseException:
+        ns.delete()
+        raise
+
+
+@pytest.fixture(scope="module")
+def alab():
+    require_namespaces()
+    ns = build_answers_lab()
+    yield ns
+    ns.delete()
+
+
+def in_ns(ns, fn):
+    with ns.entered():
+        return fn()
+
+
+def ip_table(j):
+    """The table ip -j route get names (none: main)."""
+    table = j.get("table", "main")
+    return TABLES.get(table) or int(table)
+
+
+# ---- 1. route_get()'s table ----------------------------------------------------------
+
+GET = [
+    "198.51.100.7",  # rule to 198.51.100.0/24: table 100
+    "10.9.0.2",  # a local address: table local
+    "10.9.0.5",  # main
+    "127.0.0.1",
+    "2001:db8:100::1",
+    "2001:db8:9::5",
+    "::1",
+]
+
+
+@pytest.mark.backends(*ROUTES)
+@pytest.mark.parametrize("dst", GET)
+def test_route_get_table_is_ip_route_gets(alab, backend, dst):
+    r = in_ns(alab, lambda: netifc.route_get(dst))
+    family = "-6" if ":" in dst else "-4"
+    (theirs,) = alab.ipj(family, "route", "get", dst)
+    assert r.table == ip_table(theirs)
+
+
+@pytest.mark.backends(*ROUTES)
+def test_route_get_table_by_rule_and_local(alab, backend):
+    """What ip says in this lab, written out: the rule's table, then local."""
+    assert alab.ipj("route", "get", "198.51.100.7")[0]["table"] == "100"
+    assert in_ns(alab, lambda: netifc.route_get("198.51.100.7")).table == 100
+    assert alab.ipj("route", "get", "10.9.0.2")[0]["table"] == "local"
+    assert in_ns(alab, lambda: netifc.route_get("10.9.0.2")).table == 255
+    assert in_ns(alab, lambda: netifc.route_get("2001:db8:100::1")).table == 100
+
+
+def ip_text(ns, *args):
+    return "".join(line.rstrip() + "\n" for line in ns.ip(*args).stdout.splitlines())
+
+
+@pytest.mark.parametrize("dst", ["198.51.100.7", "10.9.0.2", "2001:db8:100::1"])
+def test_cli_route_get_prints_the_table_as_ip(alab, dst):
+    ours = subprocess.run(
+        [sys.executable, "-m", "netifc", "-n", alab.name, "route", "get", dst],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    theirs = ip_text(alab, "route", "get", dst)
+    assert " table " in theirs
+    assert ours == theirs
+
+
+# ---- 2. zones: a name first, then an index -------------------------------------------
+
+
+def link_index(ns, name):
+    return ns.ipj("link", "show", "dev", name)[0]["ifindex"]
+
+
+def getaddrinfo_scope(text):
+    return socket.getaddrinfo(text, 0, socket.AF_INET6, socket.SOCK_DGRAM)[0][4][3]
+
+
+@pytest.mark.backends(*ROUTES)
+def test_a_zone_is_a_name_before_an_index(alab, backend):
+    named_2 = link_index(alab, "2")
+    index_2 = alab.ipj("link", "show")[1]
+    # what the test needs: a link named 2 that is not index 2, beside index 2
+    assert named_2 != 2 and index_2["ifindex"] == 2 and index_2["ifname"] != "2"
+    r = in_ns(alab, lambda: netifc.route_get("fe80::1%2"))
+    assert r.index == in_ns(alab, lambda: getaddrinfo_scope("fe80::1%2")) == named_2
+    (theirs,) = alab.ipj("-6", "route", "get", "fe80::1", "oif", "2")
+    assert r.ifname == theirs["dev"] == "2"
+    # a number that names no link is an index, as getaddrinfo reads it
+    r3 = in_ns(alab, lambda: netifc.route_get("fe80::1%3"))
+    assert r3.index == in_ns(alab, lambda: getaddrinfo_scope("fe80::1%3")) == 3
+    # ip takes a link by name only, and by index as "if3"
+    assert r3.ifname == alab.ipj("-6", "route", "get", "fe80::1", "oif", "if3")[0]["dev"]
+    assert in_ns(alab, lambda: netifc.route_get(ipaddress.IPv6Address("fe80::1%2"))) == r
+
+
+@pytest.mark.backends(*ROUTES)
+def test_default_gateways_zone_names_its_link(alab, backend):
+    gws = in_ns(alab, netifc.default_gateways)[socket.AF_INET6]
+    (gw,) = [g for g in gws if g.ifname == "2"]
+    assert gw.gateway == "fe80::1%2" and gw.index == link_index(alab, "2")
+    assert in_ns(alab, lambda: getaddrinfo_scope(gw.gateway)) == gw.index
+    assert in_ns(alab, lambda: netifc.route_get(gw.gateway)).index == gw.index
+
+
+@pytest.mark.parametrize("zone", ["999", "4294967297", "2147483648", "nosuch", "\u00b2"])
+def test_a_zone_that_names_no_link(alab, zone):
+    assert not alab.ipj("link", "show")[-1]["ifindex"] >= 999
+    with pytest.raises(ValueError, match=f"route_get: no interface named or numbered '{zone}'"):
+        in_ns(alab, lambda: netifc.route_get(f"fe80::1%{zone}"))
+    with pytest.raises(ValueError, match="no interface named or numbered"):
+        in_ns(alab, lambda: netifc.NetNS(alab.name).route_get(f"fe80::1%{zone}"))
+    r = alab.ip("-6", "route", "get", "fe80::1", "oif", zone, check=False)
+    assert r.returncode != 0
+
+
+def test_a_zone_in_another_namespace(alab):
+    """NetNS.route_get reads the zone among that namespace's links."""
+    with netifc.NetNS(alab.name) as ns:
+        r = ns.route_get("fe80::1%2")
+    assert r.index == link_index(alab, "2") and r.ifname == "2"
+
+
+# ---- 3. the broadcast of a /31 or /32 ------------------------------------------------
+
+
+def addr_view(a):
+    return (a.address, a.prefixlen, a.broadcast)
+
+
+@pytest.mark.backends()
+def test_a_31_or_32_keeps_the_broadcast_it_was_given(alab, backend):
+    va = link_index(alab, "va")
+    theirs = [
+        (a["address"], a["prefixlen"], a["broadcast"])
+        for a in ip_addrs(alab)[va]
+        if a["family"] == "inet"
+    ]
+    assert ("10.23.0.5", 32, "10.23.0.255") in theirs
+    assert ("10.24.0.4", 31, "10.24.0.255") in theirs
+    assert ("10.25.0.0", 31, None) in theirs and ("10.26.0.1", 32, None) in theirs
+    ours = in_ns(alab, lambda: netifc.interface_by_index(va).addrs())
+    assert [addr_view(a) for a in ours if a.family == socket.AF_INET] == theirs
+    everyone = in_ns(alab, netifc.interface_addrs)
+    assert [addr_view(a) for a in everyone if a.index == va and a.family == 2] == theirs
+
+
+def test_a_31_or_32_with_a_broadcast_is_a_record_again(alab):
+    (a,) = [
+        a
+        for a in in_ns(alab, lambda: netifc.interface_by_name("va").addrs())
+        if a.address == "10.23.0.5"
+    ]
+    import copy
+    import pickle
+
+    assert pickle.loads(pickle.dumps(a)) == a and copy.deepcopy(a) == a
+    assert str(a) == "10.23.0.5/32" and a.broadcast == "10.23.0.255"
