@@ -4,10 +4,15 @@
   get``), the CLI's ``netifc route get`` line as ip prints it;
 - a zone read as a name first, then an index (``getaddrinfo``, ``ip route get
   ... oif``), and one ValueError for a zone that names no link;
-- the broadcast of a /31 or /32 that was given one (``ip -j addr``).
+- the broadcast of a /31 or /32 that was given one (``ip -j addr``);
+- routes that differ only by TOS or IPv6 source prefix: as many distinct
+  Routes, each with ip's ``tos`` and ``from`` (``ip -j route``).
 """
 
+import copy
 import ipaddress
+import json
+import pickle
 import socket
 import subprocess
 import sys
@@ -46,6 +51,11 @@ def build_answers_lab():
                 "rule add to 198.51.100.0/24 table 100",
                 "route add 2001:db8:100::/48 via 2001:db8:9::1 table 100",
                 "route add default via fe80::1 dev 2",
+                # four routes that differ only by TOS or source prefix
+                "route add 10.5.0.0/16 tos 0x10 via 10.9.0.1",
+                "route add 10.5.0.0/16 tos 0x08 via 10.9.0.1",
+                "route add 2001:db8:5::/48 from 2001:db8:7::/48 via 2001:db8:9::1",
+                "route add 2001:db8:5::/48 from 2001:db8:8::1 via 2001:db8:9::1",
             ]
         )
         ns.ip("-6", "rule", "add", "to", "2001:db8:100::/48", "table", "100")
@@ -209,8 +219,68 @@ def test_a_31_or_32_with_a_broadcast_is_a_record_again(alab):
         for a in in_ns(alab, lambda: netifc.interface_by_name("va").addrs())
         if a.address == "10.23.0.5"
     ]
-    import copy
-    import pickle
-
     assert pickle.loads(pickle.dumps(a)) == a and copy.deepcopy(a) == a
     assert str(a) == "10.23.0.5/32" and a.broadcast == "10.23.0.255"
+
+
+# ---- 4. routes by TOS and by source prefix -------------------------------------------
+
+
+def ip_tos(word):
+    return int(word, 16)  # this lab's TOS values have no rt_dsfield name: ip prints hex
+
+
+@pytest.mark.backends(*ROUTES)
+def test_routes_differing_by_tos_or_source_are_distinct(alab, backend):
+    ours = in_ns(alab, lambda: netifc.routes(None, "main"))
+    mine = [r for r in ours if r.destination in ("10.5.0.0/16", "2001:db8:5::/48")]
+    theirs = [
+        j
+        for family in ("-4", "-6")
+        for j in alab.ipj(family, "route", "show", "table", "main")
+        if j["dst"] in ("10.5.0.0/16", "2001:db8:5::/48")
+    ]
+    assert len(theirs) == 4 and len(mine) == 4 and len(set(mine)) == 4
+    assert len({str(r) for r in mine}) == 4
+    got = [(r.destination, r.source, r.tos, r.gateway) for r in mine]
+    want = [
+        (
+            j["dst"],
+            str(ipaddress.ip_network(j["from"])) if "from" in j else None,
+            ip_tos(j.get("tos", "0x0")),
+            j["gateway"],
+        )
+        for j in theirs
+    ]
+    assert got == want
+    assert {r.tos for r in mine if r.family == socket.AF_INET} == {0x10, 0x08}
+    assert {r.source for r in mine if r.family == socket.AF_INET6} == {
+        "2001:db8:7::/48",
+        "2001:db8:8::1/128",
+    }
+    # each str() is the line ip route prints for it
+    lines = {
+        line.rstrip()
+        for family in ("-4", "-6")
+        for line in alab.ip(family, "route", "show").stdout.splitlines()
+    }
+    assert {str(r) for r in mine} <= lines
+    # records that differ only there are unequal, and hash apart
+    a, b = [r for r in mine if r.family == socket.AF_INET]
+    assert a != b and len({a, b}) == 2
+
+
+@pytest.mark.parametrize("family", ["-4", "-6"])
+def test_cli_route_prints_tos_and_from_as_ip(alab, family):
+    def run(*extra):
+        return subprocess.run(
+            [sys.executable, "-m", "netifc", "-n", alab.name, "route", family, *extra],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+
+    text = ip_text(alab, family, "route")
+    assert (" tos 0x10 " if family == "-4" else " from 2001:db8:7::/48 ") in text
+    assert run() == text
+    assert json.loads(run("-j")) == alab.ipj(family, "route")

@@ -233,7 +233,8 @@ def _without_state(text, brief):
 def _as_getifaddrs_knows(text, brief):
     """ip's (stripped) text less what the getifaddrs backend does not know:
     the link state, altnames, address flags (their words end an address line,
-    "dynamic" included); lifetimes read "unknown"."""
+    "dynamic" included), a broadcast equal to the address (getifaddrs gives
+    the address there when there is none); lifetimes read "unknown"."""
     out = []
     for line in _without_state(text, brief).splitlines():
         if line.startswith("    altname "):
@@ -242,6 +243,7 @@ def _as_getifaddrs_knows(text, brief):
             line = "       valid_lft unknown preferred_lft unknown"
         elif line.startswith(("    inet ", "    inet6 ")):
             line = re.sub(r"( scope \S+).*", r"\1", line)
+            line = re.sub(r"^(    inet ([\d.]+)/\d+) brd \2 ", r"\1 ", line)
         out.append(line)
     return "".join(line + "\n" for line in out)
 

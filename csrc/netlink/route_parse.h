@@ -40,7 +40,11 @@ struct netifc_route {
 	uint8_t has_metric;
 	uint8_t has_pref;
 	uint8_t pref; /* RTA_PREF (IPv6 router preference) */
+	uint8_t tos; /* rtm_tos (IPv4), 0: any */
+	uint8_t src_len; /* rtm_src_len: the source prefix (IPv6 "from") */
+	uint8_t has_src; /* a source prefix: src_len or RTA_SRC */
 	uint8_t dst[16]; /* zero past the prefix when RTA_DST is absent */
+	uint8_t src[16]; /* RTA_SRC, zero when absent */
 	uint8_t gateway[16];
 	uint8_t prefsrc[16];
 	uint32_t nh_off, nh_n; /* the next hops: nh_n records at nh_off in the table */
