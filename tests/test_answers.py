@@ -6,14 +6,19 @@
   ... oif``), and one ValueError for a zone that names no link;
 - the broadcast of a /31 or /32 that was given one (``ip -j addr``);
 - routes that differ only by TOS or IPv6 source prefix: as many distinct
-  Routes, each with ip's ``tos`` and ``from`` (``ip -j route``).
+  Routes, each with ip's ``tos`` and ``from`` (``ip -j route``);
+- a group's scope the same from every backend and path, the one the
+  kernel's RTM_GETMULTICAST dump gives (read here by a netlink socket of the
+  test's own), the groups those of ``ip -j maddr``.
 """
 
 import copy
 import ipaddress
 import json
+import os
 import pickle
 import socket
+import struct
 import subprocess
 import sys
 
@@ -21,7 +26,7 @@ import pytest
 
 import netifc
 from conftest import require_namespaces
-from nslab import Netns, ip_addrs
+from nslab import Netns, ip_addrs, ip_groups
 
 TABLES = {"default": 253, "main": 254, "local": 255}
 ROUTES = ("netlink", "netlink-nostrict")
@@ -56,6 +61,11 @@ def build_answers_lab():
                 "route add 10.5.0.0/16 tos 0x08 via 10.9.0.1",
                 "route add 2001:db8:5::/48 from 2001:db8:7::/48 via 2001:db8:9::1",
                 "route add 2001:db8:5::/48 from 2001:db8:8::1 via 2001:db8:9::1",
+                # groups of every IPv6 multicast scope the kernel tells apart
+                "addr add ff05::1:3/128 dev va autojoin",
+                "addr add ff08::7/128 dev va autojoin",
+                "addr add ff0e::9/128 dev va autojoin",
+                "addr add 239.1.1.1/32 dev va autojoin",
             ]
         )
         ns.ip("-6", "rule", "add", "to", "2001:db8:100::/48", "table", "100")
@@ -284,3 +294,67 @@ def test_cli_route_prints_tos_and_from_as_ip(alab, family):
     assert (" tos 0x10 " if family == "-4" else " from 2001:db8:7::/48 ") in text
     assert run() == text
     assert json.loads(run("-j")) == alab.ipj(family, "route")
+
+
+# ---- 5. a group's scope --------------------------------------------------------------
+
+RTM_GETMULTICAST, RTM_NEWMULTICAST, NLMSG_DONE, NLMSG_ERROR = 58, 56, 3, 2
+IFA_MULTICAST = 7
+
+
+def kernel_group_scopes(family):
+    """{(index, address): scope} from an RTM_GETMULTICAST dump of this test's
+    own (in the calling thread's namespace): the kernel's ifa_scope."""
+    out = {}
+    with socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE) as s:
+        body = struct.pack("=BBBBi", family, 0, 0, 0, 0)
+        s.send(struct.pack("=IHHII", 16 + len(body), RTM_GETMULTICAST, 0x301, 1, 0) + body)
+        while True:
+            data = s.recv(1 << 20)
+            at = 0
+            while at + 16 <= len(data):
+                length, kind = struct.unpack_from("=IH", data, at)
+                if kind == NLMSG_DONE:
+                    return out
+                if kind == NLMSG_ERROR:
+                    (err,) = struct.unpack_from("=i", data, at + 16)
+                    raise OSError(-err, f"RTM_GETMULTICAST: {os.strerror(-err)}")
+                if kind in (RTM_NEWMULTICAST, RTM_GETMULTICAST):  # IPv6 answers with GET
+                    fam, _, _, scope, index = struct.unpack_from("=BBBBi", data, at + 16)
+                    a = at + 24
+                    while a + 4 <= at + length:
+                        alen, atype = struct.unpack_from("=HH", data, a)
+                        if atype == IFA_MULTICAST:
+                            text = socket.inet_ntop(fam, data[a + 4 : a + alen])
+                            out[(index, text)] = scope
+                        a += (alen + 3) & ~3
+                at += (length + 3) & ~3
+
+
+@pytest.mark.backends()
+def test_a_groups_scope_is_the_kernels_on_every_path(alab, backend):
+    va = link_index(alab, "va")
+    truth = in_ns(alab, lambda: kernel_group_scopes(socket.AF_INET6))
+    want6 = {addr: scope for (index, addr), scope in truth.items() if index == va}
+    assert want6["ff05::1:3"] == 200 and want6["ff08::7"] == want6["ff0e::9"] == 0
+    assert want6["ff02::1"] == want6["ff01::1"] == 0
+    groups = in_ns(alab, lambda: netifc.interface_by_index(va).multicast_addrs())
+    got6 = {a.address: int(a.scope) for a in groups if a.family == socket.AF_INET6}
+    assert got6 == want6
+    # the groups are ip's; IPv4 ones are universe, as the kernel has them
+    assert (
+        sorted(
+            ({socket.AF_INET: "inet", socket.AF_INET6: "inet6"}[a.family], a.address, a.zone)
+            for a in groups
+        )
+        == ip_groups(alab)[va]
+    )
+    assert {int(a.scope) for a in groups if a.family == socket.AF_INET} == {0}
+    # the snapshot's groups, read in one call, say the same
+    _, addrs = in_ns(alab, lambda: netifc._netifc._snapshot(True))
+    snap6 = {
+        a.address: int(a.scope)
+        for a in addrs
+        if a.index == va and a.family == socket.AF_INET6 and a.ip.is_multicast
+    }
+    assert snap6 == want6
