@@ -9,7 +9,10 @@
   Routes, each with ip's ``tos`` and ``from`` (``ip -j route``);
 - a group's scope the same from every backend and path, the one the
   kernel's RTM_GETMULTICAST dump gives (read here by a netlink socket of the
-  test's own), the groups those of ``ip -j maddr``.
+  test's own), the groups those of ``ip -j maddr``;
+- an Interface whose link is gone, renamed, or whose index a new link took
+  (``ip link add ... index N``) raises NoSuchInterface from every method
+  that asks the kernel, never answering for the new link.
 """
 
 import copy
@@ -358,3 +361,85 @@ def test_a_groups_scope_is_the_kernels_on_every_path(alab, backend):
         if a.index == va and a.family == socket.AF_INET6 and a.ip.is_multicast
     }
     assert snap6 == want6
+
+
+# ---- 6. an Interface whose index a new link took ---------------------------------------
+
+METHODS = ("addrs", "multicast_addrs", "counters", "link_settings")
+
+
+def assert_gone(record, methods=METHODS):
+    for method in methods:
+        with pytest.raises(netifc.NoSuchInterface, match=repr(record.name)):
+            getattr(record, method)()
+
+
+@pytest.fixture
+def reuse_lab():
+    require_namespaces()
+    ns = Netns("reuse")
+    try:
+        ns.batch(
+            [
+                "link add ra type veth peer name rb",
+                "link set ra up",
+                "link set rb up",
+                "addr add 10.77.0.1/24 dev ra",
+            ]
+        )
+        yield ns
+    finally:
+        ns.delete()
+
+
+def take_the_index(ns, index):
+    """ra deleted, and a new link made at its index: what ip then says of it."""
+    ns.batch(
+        [
+            "link del ra",
+            f"link add rc index {index} type veth peer name rd",
+            "link set rc up",
+            "link set rd up",
+            "addr add 10.88.0.1/24 dev rc",
+        ]
+    )
+    (link,) = ns.ipj("link", "show", "dev", "rc")
+    assert link["ifindex"] == index  # the kernel gave the new link the old index
+    return link
+
+
+@pytest.mark.backends("netlink", "getifaddrs")
+def test_a_record_does_not_answer_for_the_link_that_took_its_index(reuse_lab, backend):
+    old = in_ns(reuse_lab, lambda: netifc.interface_by_name("ra"))
+    assert [a.address for a in in_ns(reuse_lab, old.addrs) if a.family == 2] == ["10.77.0.1"]
+    assert in_ns(reuse_lab, old.counters).ifname == "ra"
+    take_the_index(reuse_lab, old.index)
+    in_ns(reuse_lab, lambda: assert_gone(old))
+    new = in_ns(reuse_lab, lambda: netifc.interface_by_index(old.index))
+    assert new.name == "rc" and new != old
+    assert [a.address for a in in_ns(reuse_lab, new.addrs) if a.family == 2] == ["10.88.0.1"]
+    assert in_ns(reuse_lab, new.counters).ifname == "rc"
+    # renamed: the record names a link that has another name now
+    reuse_lab.ip("link", "set", "rc", "down")
+    reuse_lab.ip("link", "set", "rc", "name", "re")
+    in_ns(reuse_lab, lambda: assert_gone(new))
+    again = in_ns(reuse_lab, lambda: netifc.interface_by_index(old.index))
+    assert again.name == "re" and [
+        a.address for a in in_ns(reuse_lab, again.addrs) if a.family == 2
+    ] == ["10.88.0.1"]
+
+
+def test_a_netns_record_does_not_answer_for_the_link_that_took_its_index(reuse_lab):
+    with netifc.NetNS(reuse_lab.name) as ns:
+        (old,) = [i for i in ns.interfaces() if i.name == "ra"]
+        assert old.counters().ifname == "ra"
+        take_the_index(reuse_lab, old.index)
+        assert_gone(old)
+        assert ns.interface_by_index(old.index).counters().ifname == "rc"
+
+
+def test_a_pickled_record_of_a_link_whose_index_was_taken(reuse_lab):
+    old = in_ns(reuse_lab, lambda: netifc.interface_by_name("ra"))
+    take_the_index(reuse_lab, old.index)
+    copy_of_old = pickle.loads(pickle.dumps(old))
+    in_ns(reuse_lab, lambda: assert_gone(copy_of_old, ("addrs", "counters")))
