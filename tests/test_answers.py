@@ -29,7 +29,7 @@ import pytest
 
 import netifc
 from conftest import require_namespaces
-from nslab import Netns, ip_addrs, ip_groups
+from nslab import Netns, ip_addrs, ip_groups, wait_link_locals
 
 TABLES = {"default": 253, "main": 254, "local": 255}
 ROUTES = ("netlink", "netlink-nostrict")
@@ -72,6 +72,8 @@ def build_answers_lab():
             ]
         )
         ns.ip("-6", "rule", "add", "to", "2001:db8:100::/48", "table", "100")
+        # each link's fe80::/64 route and groups come with its carrier, a moment later
+        wait_link_locals(ns, ["va", "vb", "2", "p2"])
         return ns
     except BaseException:
         ns.delete()
