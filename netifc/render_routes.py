@@ -78,6 +78,35 @@ def _protocols() -> Dict[int, str]:
     return names
 
 
+# ip names a route's TOS (DS field) from its rt_dsfield, else prints it in hex.
+_RT_DSFIELD_FILES = ("/etc/iproute2/rt_dsfield", "/usr/share/iproute2/rt_dsfield")
+
+
+def _dsfield_names() -> Dict[int, str]:
+    names: Dict[int, str] = {}
+    for path in _RT_DSFIELD_FILES:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    words = line.split("#", 1)[0].split()
+                    if len(words) >= 2:
+                        try:
+                            names.setdefault(int(words[0], 0), words[1])
+                        except ValueError:
+                            continue
+        except FileNotFoundError:
+            continue
+        except OSError:
+            pass
+        break
+    return names
+
+
+def tos_word(tos: int) -> str:
+    """A route's TOS as ip prints it: its rt_dsfield name, else ``0x10``."""
+    return _dsfield_names().get(tos) or f"0x{tos:02x}"
+
+
 def flag_words(flags: int) -> List[str]:
     """The words ip prints for a route's or a next hop's flags."""
     return [word for bit, word in _FLAGS if flags & bit]
@@ -88,6 +117,15 @@ def _dst(r: Route) -> str:
         return "default"
     full = 32 if r.family == socket.AF_INET else 128
     return r.destination.split("/")[0] if r.prefixlen == full else r.destination
+
+
+def _from(r: Route) -> Optional[str]:
+    """The source prefix as ip prints it after "from": a host without its length."""
+    if r.source is None:
+        return None
+    address, _, length = r.source.partition("/")
+    full = 32 if r.family == socket.AF_INET else 128
+    return address if int(length) == full else r.source
 
 
 def _via(gateway: Optional[str], family: int) -> Optional[str]:
@@ -111,6 +149,11 @@ def route_line(r: Route, show_table: bool, protocols: Dict[int, str]) -> str:
     if r.type != _UNICAST:
         words.append(str(r.type))
     words.append(_dst(r))
+    source = _from(r)
+    if source is not None:
+        words.append(f"from {source}")
+    if r.tos:
+        words.append(f"tos {tos_word(r.tos)}")
     via = _via(r.gateway, r.family)
     if via:
         words.append(via)
@@ -170,6 +213,11 @@ def route_json(
     if r.type != _UNICAST:
         out["type"] = str(r.type)
     out["dst"] = _dst(r)
+    source = _from(r)
+    if source is not None:
+        out["from"] = source
+    if r.tos:
+        out["tos"] = tos_word(r.tos)
     if r.gateway is not None:
         same = (":" in r.gateway) == (r.family == socket.AF_INET6)
         if same:
@@ -240,12 +288,10 @@ def _cache_words(flags: int) -> List[str]:
 
 
 def _get_extras(r: Route, uid: int) -> Dict[str, Any]:
-    """What ip route get shows beyond the route: the source the request gave
-    (IPv6: "from ::", none given), the requester's uid and the cache flags
-    (IPv4: the answer is a cache entry)."""
-    if r.family == socket.AF_INET6:
-        return {"from": "::"}
-    if int(r.flags) & _CLONED:
+    """What ip route get shows beyond the route: the requester's uid and the
+    cache flags (IPv4: the answer is a cache entry). The source the lookup
+    used (IPv6: "from ::", none given) is the answer's own source."""
+    if r.family != socket.AF_INET6 and int(r.flags) & _CLONED:
         return {"uid": uid, "cache": _cache_words(int(r.flags))}
     return {}
 
@@ -257,9 +303,6 @@ def route_get_line(r: Route, uid: int, protocols: Optional[Dict[int, str]] = Non
     line = route_line(r, True, protocols if protocols is not None else _protocols())
     extras = _get_extras(r, uid)
     words = line.split(" ")
-    if "from" in extras:
-        at = 1 if r.type == _UNICAST else 2  # after the destination
-        words[at:at] = ["from", extras["from"]]
     if "uid" in extras:
         words += ["uid", str(extras["uid"])]
     text = " ".join(words) + "\n"

@@ -139,9 +139,40 @@ def _routes_in(
     return _netifc._routes(fam, number, ns)
 
 
+# Interface indexes are positive C ints.
+_MAX_INDEX = 2**31 - 1
+
+
+def _zone_index(
+    zone: str,
+    destination: object,
+    by_name: Callable[[str], Interface],
+    by_index: Callable[[int], Interface],
+) -> int:
+    """The index of the link a zone names: a name first, then a number, as
+    getaddrinfo (and ip's ``oif``) read it; ValueError when it names no link."""
+    try:
+        return by_name(zone).index
+    except _netifc.NoSuchInterface:
+        pass
+    if zone.isascii() and zone.isdigit():
+        number = int(zone)
+        if number == 0:  # getaddrinfo's scope 0: no zone
+            return 0
+        if number <= _MAX_INDEX:
+            try:
+                return by_index(number).index
+            except _netifc.NoSuchInterface:
+                pass
+    raise ValueError(
+        f"route_get: no interface named or numbered {zone!r} for the zone of {str(destination)!r}"
+    )
+
+
 def _destination(
     destination: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address],
     by_name: Callable[[str], Interface],
+    by_index: Callable[[int], Interface],
 ) -> Tuple[int, bytes, int]:
     """(family, packed address, interface index of its zone or 0)."""
     if isinstance(destination, str) and "%" not in destination:
@@ -168,14 +199,7 @@ def _destination(
             f" not {type(destination).__name__}"
         )
     zone = ip.scope_id if isinstance(ip, ipaddress.IPv6Address) else None
-    index = 0
-    if zone:
-        try:
-            index = int(zone) if zone.isdigit() else by_name(zone).index
-        except _netifc.NoSuchInterface:
-            raise ValueError(
-                f"route_get: no interface {zone!r} for the zone of {str(destination)!r}"
-            ) from None
+    index = _zone_index(zone, destination, by_name, by_index) if zone else 0
     family = socket.AF_INET if ip.version == 4 else socket.AF_INET6
     return family, ip.packed, index
 
@@ -185,8 +209,10 @@ def route_get(destination: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Addre
     ``ip route get`` shows it: one RTM_GETROUTE request, not a dump.
 
     ``destination`` is an address (text or ``ipaddress``); an IPv6 zone
-    (``fe80::1%eth0``) asks for the route out of that interface. Raises
-    TypeError or ValueError for anything else; OSError with the kernel's
+    (``fe80::1%eth0``) asks for the route out of that interface, read as a
+    name first, then as an index (``%2``), as getaddrinfo reads it. Raises
+    TypeError or ValueError for anything else (ValueError for a zone that
+    names no interface); OSError with the kernel's
     errno when there is no route (ENETUNREACH; EHOSTUNREACH or EACCES for
     an unreachable or prohibit route; EINVAL for a blackhole one).
     """
@@ -200,7 +226,8 @@ def _route_get_in(
 ) -> Route:
     """route_get() in the caller's namespace (ns None) or in ns; by_name: that
     namespace's interface_by_name, for a zone."""
-    family, packed, index = _destination(destination, by_name)
+    by_index = ns.interface_by_index if ns is not None else _netifc.interface_by_index
+    family, packed, index = _destination(destination, by_name, by_index)
     if not hasattr(_netifc, "_route_get"):
         raise _linux_only()
     return _netifc._route_get(family, packed, index, ns)

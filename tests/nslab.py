@@ -141,14 +141,13 @@ def ip_addrs(ns):
         rows = []
         for a in l.get("addr_info", []):
             peer = a.get("address") if a.get("address") not in (None, a["local"]) else None
-            brd = a.get("broadcast") if a["prefixlen"] < 31 else None
             rows.append(
                 dict(
                     family=a["family"],
                     address=a["local"],
                     prefixlen=a["prefixlen"],
                     peer=peer,
-                    broadcast=brd,
+                    broadcast=a.get("broadcast"),
                     index=l["ifindex"],
                     zone=l["ifname"] if needs_zone(a["family"], a["local"]) else "",
                     scope=SCOPES.get(a["scope"], a["scope"]),

@@ -207,12 +207,11 @@ def test_unpickling_checks_fields():
     with pytest.raises(TypeError):
         make_addr(socket.AF_INET, b"\1\2\3\4", 8, 1, None, None, 0, 0, "5", 5, "")
     # What no backend ever gives: a zone on IPv4, none on link-local IPv6, a
-    # broadcast on a /32, a peer that is the address itself.
+    # peer that is the address itself.
     link_local = b"\xfe\x80" + bytes(13) + b"\1"
     for bad in (
         (socket.AF_INET, b"\1\2\3\4", 24, 1, None, None, 0, 0, None, None, "eth0"),
         (socket.AF_INET6, link_local, 64, 1, None, None, 0, 0, None, None, ""),
-        (socket.AF_INET, b"\1\2\3\4", 32, 1, None, b"\1\2\3\xff", 0, 0, None, None, ""),
         (socket.AF_INET, b"\1\2\3\4", 24, 1, b"\1\2\3\4", None, 0, 0, None, None, ""),
     ):
         with pytest.raises(ValueError):
@@ -221,6 +220,11 @@ def test_unpickling_checks_fields():
         make_addr(socket.AF_INET6, link_local, 64, 1, None, None, 0, 0, None, None, "eth0").zone
         == "eth0"
     )
+    # a /32 the kernel gave a broadcast (addr add ... /32 brd X) keeps it
+    slash32 = make_addr(
+        socket.AF_INET, b"\1\2\3\4", 32, 1, None, b"\1\2\3\xff", 0, 0, None, None, ""
+    )
+    assert slash32.broadcast == "1.2.3.255"
 
 
 def test_flags_text_like_go():

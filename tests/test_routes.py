@@ -72,6 +72,21 @@ def protocol_numbers():
 PROTOCOLS = protocol_numbers()
 
 
+def tos_number(word):
+    """A TOS as ip prints it: a name of iproute2's rt_dsfield, or hex."""
+    if word.startswith("0x"):
+        return int(word, 16)
+    for path in ("/etc/iproute2/rt_dsfield", "/usr/share/iproute2/rt_dsfield"):
+        if os.path.exists(path):
+            with open(path) as f:
+                for line in f:
+                    words = line.split("#", 1)[0].split()
+                    if len(words) >= 2 and words[1] == word:
+                        return int(words[0], 0)
+            break
+    raise AssertionError(f"ip printed tos {word!r}, in no rt_dsfield")
+
+
 def protocol_number(word):
     """ip's protocol word: a name of its rt_protos, else the number itself."""
     return int(word) if word.isdigit() else PROTOCOLS[word]
@@ -118,6 +133,13 @@ def build_routes_lab():
                 "route add unreachable 2001:db8:61::/48",
                 "route add prohibit 2001:db8:62::/48",
                 "route add 2001:db8:70::/48 via 2001:db8:1::1 table 100",
+                # routes that differ only by TOS (IPv4) or source prefix (IPv6)
+                "route add 10.74.0.0/16 tos 0x10 via 10.1.0.1",
+                "route add 10.74.0.0/16 tos 0x20 via 10.1.0.1",  # rt_dsfield's CS1
+                "route add 10.74.0.0/16 via 10.1.0.1",
+                "route add 2001:db8:74::/48 from 2001:db8:7::/48 via 2001:db8:1::1",
+                "route add 2001:db8:74::/48 from 2001:db8:8::1 via 2001:db8:1::1",
+                "route add 2001:db8:74::/48 via 2001:db8:1::1",
             ]
         )
         return ns
@@ -152,6 +174,8 @@ def ip_view(j, family):
     return dict(
         type=TYPE_NUMBERS[j.get("type", "unicast")],
         destination=str(ipaddress.ip_network(dst)),
+        source=str(ipaddress.ip_network(j["from"])) if "from" in j else None,
+        tos=tos_number(j.get("tos", "0x00")),
         gateway=gateway,
         ifname=j.get("dev", ""),
         table=TABLE_NUMBERS.get(table) or int(table),
@@ -169,6 +193,8 @@ def view(r):
     return dict(
         type=int(r.type),
         destination=r.destination,
+        source=r.source,
+        tos=r.tos,
         gateway=r.gateway,
         ifname=r.ifname,
         table=r.table,
@@ -343,12 +369,16 @@ GET = [
     "2001:db8:50::1",
     "::1",
     "fe80::9%va",
+    "10.74.0.1",
+    "2001:db8:74::1",
 ]
 
 
 def ip_get_view(j, family):
     return dict(
         destination=str(ipaddress.ip_network(j["dst"])),
+        source=str(ipaddress.ip_network(j["from"])) if "from" in j else None,
+        tos=tos_number(j.get("tos", "0x00")),
         gateway=j.get("gateway"),
         ifname=j.get("dev", ""),
         prefsrc=j.get("prefsrc"),
@@ -359,6 +389,8 @@ def ip_get_view(j, family):
 def get_view(r):
     return dict(
         destination=r.destination,
+        source=r.source,
+        tos=r.tos,
         gateway=r.gateway,
         ifname=r.ifname,
         prefsrc=r.prefsrc,

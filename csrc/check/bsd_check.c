@@ -320,6 +320,7 @@ static void check_groups(void)
 {
 	static const uint8_t g6[16] = { 0xff, 0x02, 0, 2, [11] = 1, 0xff, 0x00, 0x00, 0x01 };
 	static const uint8_t g6_clear[16] = { 0xff, 0x02, [11] = 1, 0xff, 0x00, 0x00, 0x01 };
+	static const uint8_t g6_site[16] = { 0xff, 0x05, [13] = 1, 0, 3 };
 	static const uint8_t sin[16] = { 16, 2, 0, 0, 224, 0, 0, 1 };
 	static const uint8_t nameless[54] = { 54, 18, 0, 0, 0x06, 0, 0, 0 };
 	uint8_t dl[64], sa[28];
@@ -332,6 +333,11 @@ static void check_groups(void)
 	expect(a.family, AF_INET6, "IPv6 group's family");
 	expect(a.prefixlen, 128, "IPv6 group's prefix");
 	expect_bytes(a.local, g6_clear, 16, "IPv6 group, its zone cleared");
+	expect(a.scope, 0, "ff02:: group: scope universe, as Linux's group dump");
+	sin6(sa, g6_site, 0);
+	expect(netifc_bsd_group(dl, 54, sa, sizeof sa, AF_INET6, &a), 1, "site-scoped IPv6 group");
+	expect(a.scope, 200, "ff05::1:3: scope site, as Linux's group dump");
+	sin6(sa, g6, 0);
 	expect(netifc_bsd_group(dl, 54, sin, sizeof sin, AF_INET, &a), 1, "IPv4 group");
 	expect(a.index == 2 && a.prefixlen == 32 && a.local[0] == 224 && a.local[3] == 1, 1,
 	       "IPv4 group 224.0.0.1 on link 2");

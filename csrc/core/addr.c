@@ -22,7 +22,12 @@ int netifc_ip6_needs_zone(const uint8_t p[16])
 	return p[0] == 0xff && ((p[1] & 0x0f) == 1 || (p[1] & 0x0f) == 2);
 }
 
-/* The scope Linux gives an address: ipv6_addr_scope()'s rules; IPv4 by 127/8 only. */
+/*
+ * The scope Linux gives an address: ipv6_addr_scope()'s rules; IPv4 by 127/8
+ * only.  A group's is the one the kernel's RTM_GETMULTICAST dump gives
+ * (inet6_fill_ifmcaddr): site for a site-scoped IPv6 group (ffx5::), else
+ * universe, the interface- and link-local groups too; IPv4 groups universe.
+ */
 uint8_t netifc_addr_scope(const struct netifc_addr *a)
 {
 	static const uint8_t v6_loopback[16] = { [15] = 1 };
@@ -30,24 +35,15 @@ uint8_t netifc_addr_scope(const struct netifc_addr *a)
 
 	if (a->family == AF_INET)
 		return p[0] == 127 ? NETIFC_SCOPE_HOST : NETIFC_SCOPE_UNIVERSE;
+	if (p[0] == 0xff)
+		return (p[1] & 0x0f) == 5 ? NETIFC_SCOPE_SITE : NETIFC_SCOPE_UNIVERSE;
 	if (!memcmp(p, v6_loopback, 16))
 		return NETIFC_SCOPE_HOST;
 	if (p[0] == 0xfe && (p[1] & 0xc0) == 0x80)
 		return NETIFC_SCOPE_LINK;
 	if (p[0] == 0xfe && (p[1] & 0xc0) == 0xc0)
 		return NETIFC_SCOPE_SITE;
-	if (p[0] != 0xff)
-		return NETIFC_SCOPE_UNIVERSE;
-	switch (p[1] & 0x0f) {
-	case 1:
-		return NETIFC_SCOPE_HOST;
-	case 2:
-		return NETIFC_SCOPE_LINK;
-	case 5:
-		return NETIFC_SCOPE_SITE;
-	default:
-		return NETIFC_SCOPE_UNIVERSE;
-	}
+	return NETIFC_SCOPE_UNIVERSE;
 }
 
 int netifc_addr_needs_zone(const struct netifc_addr *a)
@@ -57,8 +53,7 @@ int netifc_addr_needs_zone(const struct netifc_addr *a)
 
 void netifc_addr_finish(struct netifc_addr *a, const char *zone_name)
 {
-	if (a->family == AF_INET && a->prefixlen >= 31)
-		a->has_broadcast = 0;
+	/* A broadcast is kept at any length: /31 and /32 have one when it was given. */
 	if (a->has_peer && !memcmp(a->peer, a->local, netifc_family_len(a->family)))
 		a->has_peer = 0;
 	/* What is not there is zero, so equal records compare equal byte for byte. */

@@ -167,7 +167,7 @@ void netifc_counters_free(struct netifc_counters_table *t);
 size_t netifc_family_len(int family);
 int netifc_ip6_needs_zone(const uint8_t addr[16]);
 int netifc_addr_needs_zone(const struct netifc_addr *a);
-/* The RT_SCOPE_* Linux gives a->local (for backends the kernel tells none). */
+/* The RT_SCOPE_* Linux gives a->local, address or group (for backends the kernel tells none). */
 uint8_t netifc_addr_scope(const struct netifc_addr *a);
 void netifc_addr_finish(struct netifc_addr *a, const char *zone_name);
 const struct netifc_link *netifc_links_find(const struct netifc_links *t, int32_t index,

@@ -115,6 +115,9 @@ static int route_attr(struct netifc_routes *t, struct netifc_route *rt, const st
 	switch (a->type) {
 	case RTA_DST:
 		return addr_of(a, alen, rt->dst);
+	case RTA_SRC:
+		rt->has_src = 1;
+		return addr_of(a, alen, rt->src);
 	case RTA_GATEWAY:
 		rt->gw_family = rt->family;
 		return addr_of(a, alen, rt->gateway);
@@ -171,7 +174,8 @@ static int route_msg(const uint8_t *p, size_t len, struct netifc_routes *t)
 		return r;
 	if (!netifc_family_len(rtm.rtm_family))
 		return 0;
-	if (rtm.rtm_dst_len > netifc_family_len(rtm.rtm_family) * 8)
+	if (rtm.rtm_dst_len > netifc_family_len(rtm.rtm_family) * 8 ||
+	    rtm.rtm_src_len > netifc_family_len(rtm.rtm_family) * 8)
 		return -EPROTO;
 	if (!(rt = route_push(t)))
 		return -ENOMEM;
@@ -182,6 +186,9 @@ static int route_msg(const uint8_t *p, size_t len, struct netifc_routes *t)
 	rt->type = rtm.rtm_type;
 	rt->flags = rtm.rtm_flags;
 	rt->table = rtm.rtm_table;
+	rt->tos = rtm.rtm_tos;
+	rt->src_len = rtm.rtm_src_len;
+	rt->has_src = rtm.rtm_src_len != 0;
 	rt->nh_off = (uint32_t)nh_n;
 	/* rt stays valid: only the next hops grow while the attributes are read. */
 	while ((r = nl_attr_next(&p, &rem, &a)) > 0)
@@ -240,6 +247,13 @@ void netifc_route_get_request(struct nl_route_req *q, int family, const uint8_t 
 	uint8_t *p = q->attrs;
 
 	route_request(q, 0, family);
+	/*
+	 * IPv4 answers with a cache entry, which names table main unless asked
+	 * for the table whose rule and route answered.  IPv6 always names it,
+	 * and with strict checking refuses this flag.
+	 */
+	if (family == AF_INET)
+		q->rtm.rtm_flags = RTM_F_LOOKUP_TABLE;
 	q->rtm.rtm_dst_len = (unsigned char)(alen * 8);
 	p = put_attr(p, RTA_DST, dst, alen);
 	if (index)

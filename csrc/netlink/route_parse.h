@@ -40,7 +40,11 @@ struct netifc_route {
 	uint8_t has_metric;
 	uint8_t has_pref;
 	uint8_t pref; /* RTA_PREF (IPv6 router preference) */
+	uint8_t tos; /* rtm_tos (IPv4), 0: any */
+	uint8_t src_len; /* rtm_src_len: the source prefix (IPv6 "from") */
+	uint8_t has_src; /* a source prefix: src_len or RTA_SRC */
 	uint8_t dst[16]; /* zero past the prefix when RTA_DST is absent */
+	uint8_t src[16]; /* RTA_SRC, zero when absent */
 	uint8_t gateway[16];
 	uint8_t prefsrc[16];
 	uint32_t nh_off, nh_n; /* the next hops: nh_n records at nh_off in the table */
@@ -76,7 +80,10 @@ struct nl_route_req {
  * and leaves out its cached exceptions; without it, the caller filters.
  */
 void netifc_route_dump_request(struct nl_route_req *q, int family, uint32_t table, int strict);
-/* The route to dst (4 or 16 bytes by family), out of link index if not 0. */
+/*
+ * The route to dst (4 or 16 bytes by family), out of link index if not 0;
+ * the answer names the table that answered (IPv4: RTM_F_LOOKUP_TABLE).
+ */
 void netifc_route_get_request(struct nl_route_req *q, int family, const uint8_t *dst, int32_t index);
 
 #endif

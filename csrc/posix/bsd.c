@@ -147,5 +147,6 @@ int netifc_bsd_group(const void *sdl, size_t sdl_len, const void *sa, size_t sa_
 	a->index = l.index ? l.index : (int32_t)scope;
 	a->prefixlen = (uint8_t)(alen * 8);
 	a->preferred = a->valid = NETIFC_FOREVER; /* as /proc's groups: has_lifetimes 0 */
+	a->scope = netifc_addr_scope(a); /* as Linux's group dump says */
 	return 1;
 }

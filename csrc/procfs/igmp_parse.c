@@ -109,6 +109,7 @@ static int push_group(struct netifc_addrs *out, int family, int32_t index, const
 	a->prefixlen = (uint8_t)(alen * 8);
 	a->preferred = a->valid = NETIFC_FOREVER;
 	memcpy(a->local, group, alen);
+	a->scope = netifc_addr_scope(a);        /* what the kernel's group dump says */
 	netifc_addr_finish(a, name);
 	return 0;
 }

@@ -24,6 +24,7 @@
 #include "python/counters.h"
 #include "python/records.h"
 #ifdef __linux__
+#include "netlink/backend.h"
 #include "python/netns.h"
 #endif
 
@@ -149,24 +150,61 @@ static PyObject *iface_addrs_kind(PyObject *self, enum netifc_kind kind)
 	return res;
 }
 
+#ifdef __linux__
+struct name_job {
+	int32_t index;
+	char *name;
+};
+
+static int ask_name(struct nl_sock *s, struct netifc_call *call, void *ctx)
+{
+	const struct name_job *j = ctx;
+
+	return nl_name_of(s, call, j->index, j->name);
+}
+#endif
+
 /*
- * An Interface's empty answer (() or None) checked: NoSuchInterface, named
- * by the Interface's name, when its link is gone (one request for that
- * link, in the namespace it came from); else res.  res: a new reference or
- * NULL, taken.
+ * The name of the link that has index now: 0, -ENODEV when none has it, or
+ * another error.  On the netlink backend one SIOCGIFNAME on the thread's
+ * socket (of the call's namespace); elsewhere the backend's link request.
  */
-static PyObject *unless_gone(PyObject *iface, PyObject *res)
+static int name_now(const struct netifc_backend *b, struct netifc_call *call, int32_t index,
+		    char name[NETIFC_NAMESIZ])
+{
+	struct netifc_link one;
+	struct netifc_links t = NETIFC_LINKS_ON(&one);
+	int r;
+#ifdef __linux__
+	struct name_job j = {index, name};
+
+	if (!strcmp(b->name, "netlink"))
+		return netifc_nl_run(call, ask_name, &j);
+#endif
+	r = b->link(call, index, NULL, &t);
+	if (r == 0)
+		memcpy(name, t.v[0].name, NETIFC_NAMESIZ);
+	netifc_links_free(&t);
+	return r;
+}
+
+/*
+ * An Interface's answer checked after it came: res when the link at the
+ * record's index still has the record's name; else NoSuchInterface, named
+ * by the record's name, for a link gone, renamed, or whose index a new link
+ * took (the answer was that link's).  res: a new reference or NULL, taken.
+ */
+static PyObject *if_same_link(PyObject *iface, PyObject *res)
 {
 	modstate *st = netifc_state_of_type(Py_TYPE(iface));
 	struct netifc_path p = netifc_path_of(st);
 	struct netifc_call call = {.opts = p.opts};
-	struct netifc_link one;
-	struct netifc_links t = NETIFC_LINKS_ON(&one);
+	char now[NETIFC_NAMESIZ] = "";
 	PyObject *name;
 	int r;
 
-	if (!res || (res != Py_None && (!PyTuple_Check(res) || NETIFC_TUPLE_SIZE(res))))
-		return res;
+	if (!res)
+		return NULL;
 #ifdef __linux__
 	if (IFACE(iface)->ns && !(call.ns = netifc_ns_core(IFACE(iface)->ns))) {
 		Py_DECREF(res);
@@ -174,16 +212,15 @@ static PyObject *unless_gone(PyObject *iface, PyObject *res)
 	}
 #endif
 	Py_BEGIN_ALLOW_THREADS
-	r = p.backend->link(&call, IFACE(iface)->index, NULL, &t);
+	r = name_now(p.backend, &call, IFACE(iface)->index, now);
 	Py_END_ALLOW_THREADS
-	netifc_links_free(&t);
-	if (r == 0)
+	if (r == 0 && !strcmp(now, IFACE(iface)->name))
 		return res;
 	Py_DECREF(res);
-	if (r != -ENODEV)
+	if (r < 0 && r != -ENODEV)
 		return netifc_core_error(st, &call, r, NULL);
 	if ((name = PyUnicode_DecodeFSDefault(IFACE(iface)->name))) {
-		netifc_core_error(st, &call, r, name);
+		netifc_core_error(st, &call, -ENODEV, name);
 		Py_DECREF(name);
 	}
 	return NULL;
@@ -192,13 +229,13 @@ static PyObject *unless_gone(PyObject *iface, PyObject *res)
 static PyObject *iface_addrs(PyObject *self, PyObject *unused)
 {
 	(void)unused;
-	return unless_gone(self, iface_addrs_kind(self, NETIFC_UNICAST));
+	return if_same_link(self, iface_addrs_kind(self, NETIFC_UNICAST));
 }
 
 static PyObject *iface_maddrs(PyObject *self, PyObject *unused)
 {
 	(void)unused;
-	return unless_gone(self, iface_addrs_kind(self, NETIFC_MULTICAST));
+	return if_same_link(self, iface_addrs_kind(self, NETIFC_MULTICAST));
 }
 
 static PyObject *iface_counters(PyObject *self, PyObject *unused)
@@ -206,11 +243,12 @@ static PyObject *iface_counters(PyObject *self, PyObject *unused)
 	(void)unused;
 #ifdef __linux__
 	if (IFACE(self)->ns)
-		return netifc_ns_iface_counters(IFACE(self)->ns, IFACE(self)->index,
-						IFACE(self)->name, 0);
+		return if_same_link(self,
+				    netifc_ns_iface_counters(IFACE(self)->ns, IFACE(self)->index,
+							     IFACE(self)->name, 0));
 #endif
-	return netifc_counters_of(netifc_state_of_type(Py_TYPE(self)), NULL, IFACE(self)->index,
-				  IFACE(self)->name);
+	return if_same_link(self, netifc_counters_of(netifc_state_of_type(Py_TYPE(self)), NULL,
+						     IFACE(self)->index, IFACE(self)->name));
 }
 
 static PyObject *iface_link_settings(PyObject *self, PyObject *unused)
@@ -218,12 +256,12 @@ static PyObject *iface_link_settings(PyObject *self, PyObject *unused)
 	(void)unused;
 #ifdef __linux__
 	if (IFACE(self)->ns)
-		return unless_gone(self,
-				   netifc_ns_iface_counters(IFACE(self)->ns, IFACE(self)->index,
-							    IFACE(self)->name, 1));
+		return if_same_link(self,
+				    netifc_ns_iface_counters(IFACE(self)->ns, IFACE(self)->index,
+							     IFACE(self)->name, 1));
 #endif
-	return unless_gone(self, netifc_link_settings_of(netifc_state_of_type(Py_TYPE(self)), NULL,
-							 IFACE(self)->index, IFACE(self)->name));
+	return if_same_link(self, netifc_link_settings_of(netifc_state_of_type(Py_TYPE(self)), NULL,
+							  IFACE(self)->index, IFACE(self)->name));
 }
 
 static PyObject *iface_reduce(PyObject *self, PyObject *unused)
@@ -797,7 +835,7 @@ static PyObject *make_addr(PyObject *m, PyObject *args)
 		return PyErr_Format(
 			PyExc_ValueError,
 			"fields no address has together (a zone only on link-local IPv6, and "
-			"there always; no broadcast on /31 or /32; no peer equal to the address)");
+			"there always; no peer equal to the address)");
 	return netifc_new_addr(st, &a);
 }
 

@@ -182,6 +182,22 @@ static PyObject *route_destination(PyObject *self, void *c)
 	return res;
 }
 
+/* The source prefix ("2001:db8:7::/48", ip's "from"); None when the route has none. */
+static PyObject *route_source(PyObject *self, void *c)
+{
+	const struct netifc_route *r = ROUTE(self);
+	PyObject *ip, *res;
+
+	(void)c;
+	if (!r->has_src)
+		Py_RETURN_NONE;
+	if (!(ip = netifc_ip_text(r->family, r->src)))
+		return NULL;
+	res = PyUnicode_FromFormat("%U/%d", ip, r->src_len);
+	Py_DECREF(ip);
+	return res;
+}
+
 static PyObject *route_network(PyObject *self, void *c)
 {
 	PyObject *mod = PyImport_ImportModule("ipaddress"), *text = route_destination(self, c);
@@ -216,8 +232,9 @@ static PyObject *route_pref(PyObject *self, void *c)
 }
 
 static const char *const route_fields[] = {
-	"family",   "type",  "destination", "gateway", "index", "ifname",   "metric", "table",
-	"protocol", "scope", "prefsrc",     "flags",   "pref",  "nexthops", NULL,
+	"family",  "type",   "destination", "source",   "tos",      "gateway",
+	"index",   "ifname", "metric",      "table",    "protocol", "scope",
+	"prefsrc", "flags",  "pref",        "nexthops", NULL,
 };
 
 static PyObject *route_repr(PyObject *self)
@@ -236,11 +253,12 @@ static int route_same(PyObject *a, PyObject *b)
 	const struct netifc_route *x = ROUTE(a), *y = ROUTE(b);
 
 	if (x->family != y->family || x->type != y->type || x->prefixlen != y->prefixlen ||
-	    !same_ip(x->family, x->dst, y->dst) || x->gw_family != y->gw_family ||
-	    !same_ip(x->gw_family, x->gateway, y->gateway) || x->index != y->index ||
-	    strcmp(x->name, y->name) || x->metric != y->metric || x->table != y->table ||
-	    x->protocol != y->protocol || x->scope != y->scope || x->flags != y->flags ||
-	    x->has_prefsrc != y->has_prefsrc ||
+	    !same_ip(x->family, x->dst, y->dst) || x->tos != y->tos || x->has_src != y->has_src ||
+	    x->src_len != y->src_len || !same_ip(x->family, x->src, y->src) ||
+	    x->gw_family != y->gw_family || !same_ip(x->gw_family, x->gateway, y->gateway) ||
+	    x->index != y->index || strcmp(x->name, y->name) || x->metric != y->metric ||
+	    x->table != y->table || x->protocol != y->protocol || x->scope != y->scope ||
+	    x->flags != y->flags || x->has_prefsrc != y->has_prefsrc ||
 	    (x->has_prefsrc && !same_ip(x->family, x->prefsrc, y->prefsrc)) ||
 	    x->has_pref != y->has_pref || (x->has_pref && x->pref != y->pref))
 		return 0;
@@ -264,6 +282,10 @@ static Py_hash_t route_hash(PyObject *self)
 	NETIFC_HASH_FIELD(&h, r->type);
 	NETIFC_HASH_FIELD(&h, r->prefixlen);
 	hash_ip(&h, r->family, r->dst);
+	NETIFC_HASH_FIELD(&h, r->tos);
+	NETIFC_HASH_FIELD(&h, r->has_src);
+	NETIFC_HASH_FIELD(&h, r->src_len);
+	netifc_hash_add(&h, r->src, netifc_family_len(r->family));
 	hash_ip(&h, r->gw_family, r->gateway);
 	NETIFC_HASH_FIELD(&h, r->index);
 	netifc_hash_add(&h, r->name, strlen(r->name) + 1);
@@ -291,6 +313,8 @@ static PyMemberDef route_members[] = {
 	 "Metric (RTA_PRIORITY); 0 when none."},
 	{"table", T_UINT, offsetof(RouteObject, r.table), READONLY,
 	 "Routing table number (254 main, 255 local, ...)."},
+	{"tos", T_UBYTE, offsetof(RouteObject, r.tos), READONLY,
+	 "The TOS (DS field) an IPv4 route is for (ip's tos); 0: any."},
 	{"nexthops", T_OBJECT_EX, offsetof(RouteObject, nexthops), READONLY,
 	 "Multipath next hops (tuple of NextHop); () when not multipath."},
 	{NULL, 0, 0, 0, NULL},
@@ -304,6 +328,8 @@ static PyGetSetDef route_getset[] = {
 	{"destination", route_destination, NULL,
 	 "Destination network as text, '0.0.0.0/0' for a default route.", NULL},
 	{"network", route_network, NULL, "Destination as an ipaddress network.", NULL},
+	{"source", route_source, NULL,
+	 "Source prefix as network text (IPv6, ip's from); None when none.", NULL},
 	{"gateway", route_gateway, NULL, "Gateway address as text (no zone); None when none.", NULL},
 	{"protocol", netifc_enum_field_get, NULL,
 	 "netifc.RouteProtocol: RTPROT_* (kernel, boot, static, dhcp, ...).", &route_protocol_field},
