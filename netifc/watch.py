@@ -302,13 +302,35 @@ class _Wake:
 _WAKES: weakref.WeakSet[_Wake] = weakref.WeakSet()
 
 
+_HELD: List[_Wake] = []  # each wake's lock, held across a fork by the thread that forks
+
+
+def _before_fork() -> None:
+    """No wake mid-close at the fork: a child never closes a descriptor
+    number that another thread closed and the parent has since reused."""
+    _HELD[:] = list(_WAKES)
+    for wake in _HELD:
+        wake._lock.acquire()
+
+
+def _after_fork_in_parent() -> None:
+    for wake in _HELD:
+        wake._lock.release()
+    _HELD.clear()
+
+
 def _forked() -> None:
+    for wake in _HELD:
+        wake._lock.release()  # this thread's, taken before the fork
+    _HELD.clear()
     for wake in list(_WAKES):
         wake._forked()
 
 
 if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forked)
+    os.register_at_fork(
+        before=_before_fork, after_in_parent=_after_fork_in_parent, after_in_child=_forked
+    )
 
 _POLL_MAX_MS = 2**31 - 1
 """The longest wait one select.poll() takes (its timeout is a C int of
