@@ -98,8 +98,8 @@ def strip_ip(text, doc):
     an XDP program, qdisc, master, group and qlen; on the link line
     link-netns/link-netnsid, permaddr, protodown and an IP tunnel's
     endpoints; on an address line metric, any (anycast), proto (the
-    address's protocol), the IPv4 label, and brd on a /31 or /32 IPv4 address. `doc` is ip -j's view of the same call
-    and says where the label, the link and the broadcast are."""
+    address's protocol), and brd on a /31 or /32 IPv4 address. `doc` is ip -j's view of the same call
+    and says where the link and the broadcast are."""
     links = {link["ifindex"]: link for link in doc}
     out, addrs = [], iter(())
     for line in text.splitlines():
@@ -133,9 +133,6 @@ def strip_ip(text, doc):
                 line = _cut(line, f" proto {a['protocol']}")
             if a["family"] == "inet" and a["prefixlen"] >= 31 and "broadcast" in a:
                 line = _cut(line, f" brd {a['broadcast']}")
-            if "label" in a:
-                assert line.endswith(" " + a["label"]), (line, a)
-                line = line[: -len(a["label"]) - 1]
         out.append(line)
     assert next(addrs, None) is None
     return "".join(line + "\n" for line in out)
@@ -234,15 +231,17 @@ def _without_state(text, brief):
 
 def _as_getifaddrs_knows(text, brief):
     """ip's (stripped) text less what the getifaddrs backend does not know:
-    the link state, altnames, address flags (their words end an address line,
-    "dynamic" included); lifetimes read "unknown"."""
+    the link state, altnames, address flags (their words end an address line
+    but for an IPv4 label, "dynamic" included); lifetimes read "unknown"."""
     out = []
     for line in _without_state(text, brief).splitlines():
         if line.startswith("    altname "):
             continue
         if LIFETIMES.match(line):
             line = "       valid_lft unknown preferred_lft unknown"
-        elif line.startswith(("    inet ", "    inet6 ")):
+        elif line.startswith("    inet "):  # the label, which it knows, ends the line
+            line = re.sub(r"( scope \S+).* (\S+)$", r"\1 \2", line)
+        elif line.startswith("    inet6 "):
             line = re.sub(r"( scope \S+).*", r"\1", line)
         out.append(line)
     return "".join(line + "\n" for line in out)
