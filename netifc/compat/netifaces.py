@@ -171,42 +171,43 @@ def _zoned6(text: str, zone: str) -> str:
     return text
 
 
-def _entries4(addrs: Iterable[netifc.Addr], key: str, label: str) -> List[Dict[str, str]]:
-    """The IPv4 addresses under one label, as netifaces gives them (glibc's
-    getifaddrs: the broadcast address, else the kernel's IFA_ADDRESS -- the
-    peer, or the address itself, none for ``peer 0.0.0.0``; netifaces drops
-    it for 169.254.0.0/16)."""
-    masks = _NETMASK[_AF_INET]
-    out = []
+def _entries(
+    addrs: Iterable[netifc.Addr], key: str, label: str, link: str | None
+) -> Tuple[List[Dict[str, str]], List[Dict[str, str]]]:
+    """The IPv4 addresses under one label and, given the link's name, the
+    link's IPv6 addresses, as netifaces gives them.
+
+    IPv4 as glibc's getifaddrs gives it: the broadcast address, else the
+    kernel's IFA_ADDRESS -- the peer, or the address itself, none for ``peer
+    0.0.0.0``; netifaces drops it for 169.254.0.0/16.  An IPv4 address the
+    kernel sent no label is under its link's name.  IPv6: the zone of a
+    link-local address or peer.  (The address text tells the family: it is
+    cheaper to ask than ``Addr.family``.)"""
+    masks4, masks6 = _NETMASK[_AF_INET], _NETMASK[_AF_INET6]
+    v4: List[Dict[str, str]] = []
+    v6: List[Dict[str, str]] = []
     for a in addrs:
-        if a.family != _AF_INET or a.label != label:
-            continue
         text = a.address
-        entry = {"addr": text, "netmask": masks[a.prefixlen]}
+        if ":" in text:
+            if link is None:
+                continue
+            zone = a.zone
+            entry = {"addr": f"{text}%{zone}" if zone else text, "netmask": masks6[a.prefixlen]}
+            peer = a.peer
+            if peer is not None:
+                entry[key] = _zoned6(peer, link)
+            v6.append(entry)
+            continue
+        own = a.label
+        if own != label and (own or label != link):
+            continue
+        entry = {"addr": text, "netmask": masks4[a.prefixlen]}
         if not text.startswith("169.254."):
             other = a.broadcast or a.peer or text
             if other != "0.0.0.0":
                 entry[key] = other
-        out.append(entry)
-    return out
-
-
-def _entries6(addrs: Iterable[netifc.Addr], key: str, name: str) -> List[Dict[str, str]]:
-    masks = _NETMASK[_AF_INET6]
-    out = []
-    for a in addrs:
-        if a.family != _AF_INET6:
-            continue
-        zone = a.zone
-        entry = {
-            "addr": f"{a.address}%{zone}" if zone else a.address,
-            "netmask": masks[a.prefixlen],
-        }
-        peer = a.peer
-        if peer is not None:
-            entry[key] = _zoned6(peer, name)
-        out.append(entry)
-    return out
+        v4.append(entry)
+    return v4, v6
 
 
 def _key(iface: netifc.Interface) -> str:
@@ -220,9 +221,9 @@ def _lookup(name: str) -> netifc.Interface | None:
         return None
 
 
-def _ipv4_addrs() -> Tuple[netifc.Addr, ...]:
-    """Every IPv4 address, in the kernel's order (one address dump)."""
-    return tuple(a for a in netifc.interface_addrs() if a.family == _AF_INET)
+def _labelled_addrs() -> List[netifc.Addr]:
+    """Every address with a label (IPv4), in the kernel's order (one address dump)."""
+    return [a for a in netifc.interface_addrs() if a.label]
 
 
 # ---- the API ----------------------------------------------------------------------
@@ -240,9 +241,9 @@ def interfaces() -> List[str]:
     position = {i.index: n for n, i in enumerate(links)}
     seen = set(names)
     extra: List[Tuple[int, str]] = []
-    for a in _ipv4_addrs():
+    for a in _labelled_addrs():
         label = a.label
-        if label and label not in seen and a.index in position:
+        if label not in seen and a.index in position:
             seen.add(label)
             extra.append((position[a.index], label))
     extra.sort(key=_first)  # stable: a link's labels keep their order
@@ -282,11 +283,9 @@ def ifaddresses(ifname: str) -> Dict[int, List[Dict[str, str]]]:
     link = _link_entry(iface)
     if link is not None:
         result[AF_LINK] = [link]
-    key = _key(iface)
-    v4 = _entries4(addrs, key, ifname)
+    v4, v6 = _entries(addrs, _key(iface), ifname, iface.name)
     if v4:
         result[AF_INET] = v4
-    v6 = _entries6(addrs, key, iface.name)
     if v6:
         result[AF_INET6] = v6
     return result
@@ -298,7 +297,7 @@ def _labelled(label: str) -> Dict[int, List[Dict[str, str]]]:
     found: List[Dict[str, str]] = []
     if label and len(_encoded(label)) < 16:
         links: Dict[int, netifc.Interface | None] = {}
-        for a in _ipv4_addrs():
+        for a in _labelled_addrs():
             if a.label != label:
                 continue
             if a.index not in links:
@@ -308,7 +307,7 @@ def _labelled(label: str) -> Dict[int, List[Dict[str, str]]]:
                     links[a.index] = None
             iface = links[a.index]
             if iface is not None:
-                found.extend(_entries4((a,), _key(iface), label))
+                found.extend(_entries((a,), _key(iface), label, None)[0])
     if not found:
         raise ValueError("You must specify a valid interface name.")
     return {AF_INET: found}
