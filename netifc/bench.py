@@ -19,6 +19,10 @@ table calls in that namespace quiet, then while ``netifc.churn`` adds and
 removes RATE addresses a second there, and prints each call's slowdown
 beside the link dump's (which address changes do not interrupt).
 
+``--compat`` times instead the netifaces drop-in against netifaces itself
+at 2 links and at 10,000 addresses on one link, each in a namespace of its
+own (root).
+
 ``--plot PATH`` draws instead how the cost grows with the number of links:
 netifc per call, netifc's live tables, Go, psutil and the kernel floor, for
 interfaces, lookups and addresses, each measured in namespaces of
