@@ -139,25 +139,20 @@ _NETMASK = {
 }
 
 
-def _mac(data: bytes) -> str:
-    return data.hex(":")
-
-
 # ---- one link's entries --------------------------------------------------------------
 
 
-def _link_entry(iface: netifc.Interface) -> Dict[str, str] | None:
+def _link_entry(iface: netifc.Interface, key: str) -> Dict[str, str] | None:
     """The AF_LINK dict of a link: its link-layer address and broadcast address.
 
     The kernel sends both or neither (a link without one: tun, wireguard);
     netifc reads an all-zero address (loopback's) as none, so its length is
     the broadcast address's."""
-    brd = bytes(iface.hardware_broadcast)
+    brd = iface.hardware_broadcast
     if not brd:
         return None
-    hw = bytes(iface.hardware_addr) or bytes(len(brd))
-    key = "peer" if iface.raw_flags & (_IFF_LOOPBACK | _IFF_POINTOPOINT) else "broadcast"
-    return {"addr": _mac(hw), key: _mac(brd)}
+    hw = iface.hardware_addr or bytes(len(brd))
+    return {"addr": hw.hex(":"), key: brd.hex(":")}
 
 
 def _zoned6(text: str, zone: str) -> str:
@@ -181,25 +176,25 @@ def _entries(
     kernel's IFA_ADDRESS -- the peer, or the address itself, none for ``peer
     0.0.0.0``; netifaces drops it for 169.254.0.0/16.  An IPv4 address the
     kernel sent no label is under its link's name.  IPv6: the zone of a
-    link-local address or peer.  (The address text tells the family: it is
-    cheaper to ask than ``Addr.family``.)"""
+    link-local address or peer.  (The label, then the address text, tell
+    the family: they cost less to ask than ``Addr.family``.)"""
     masks4, masks6 = _NETMASK[_AF_INET], _NETMASK[_AF_INET6]
     v4: List[Dict[str, str]] = []
     v6: List[Dict[str, str]] = []
     for a in addrs:
+        own = a.label  # IPv4 only: one under another label is skipped unread
+        if own != label and (own or label != link):
+            continue
         text = a.address
-        if ":" in text:
+        if not own and ":" in text:
             if link is None:
                 continue
             zone = a.zone
-            entry = {"addr": f"{text}%{zone}" if zone else text, "netmask": masks6[a.prefixlen]}
+            entry = {"addr": text + "%" + zone if zone else text, "netmask": masks6[a.prefixlen]}
             peer = a.peer
             if peer is not None:
                 entry[key] = _zoned6(peer, link)
             v6.append(entry)
-            continue
-        own = a.label
-        if own != label and (own or label != link):
             continue
         entry = {"addr": text, "netmask": masks4[a.prefixlen]}
         if not text.startswith("169.254."):
@@ -280,10 +275,11 @@ def ifaddresses(ifname: str) -> Dict[int, List[Dict[str, str]]]:
     except netifc.NoSuchInterface:  # gone since it was looked up
         raise ValueError("You must specify a valid interface name.") from None
     result: Dict[int, List[Dict[str, str]]] = {}
-    link = _link_entry(iface)
+    key = _key(iface)
+    link = _link_entry(iface, key)
     if link is not None:
         result[AF_LINK] = [link]
-    v4, v6 = _entries(addrs, _key(iface), ifname, iface.name)
+    v4, v6 = _entries(addrs, key, ifname, ifname)
     if v4:
         result[AF_INET] = v4
     if v6:
