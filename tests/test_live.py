@@ -155,7 +155,8 @@ class State:
         for table in (self.addrs, self.groups):
             for k, a in list(table.items()):
                 if a.index == link.index and a.zone and a.zone != link.name:
-                    table[k] = netifc._netifc._addr(*a.__reduce__()[1][:-1], link.name)
+                    *fields, _, label = a.__reduce__()[1]  # ..., zone, label
+                    table[k] = netifc._netifc._addr(*fields, link.name, label)
 
 
 def current(ns, lv, w):
