@@ -86,6 +86,7 @@ COMPAT = ("NetifacesIfaddresses",)
 # 2 links (lo and a veth end with an IPv4 and an IPv6 address) and with
 # 10,000 IPv4 addresses on one link, all under its name; {row: addresses}.
 COMPAT_SIZES = {"NetifacesIfaddresses2Links": 1, "NetifacesIfaddresses10000Addrs": 10000}
+COMPAT_ROUNDS = 5  # turns of the drop-in and netifaces, with --compat
 ROUNDS = 3  # turns of netifc and floor timing, with --floor
 # Result keys: a socket per round; one socket kept; one kept, checked
 # before each round to belong to the thread's namespace, as netifc's is.
@@ -511,10 +512,17 @@ def compat_sizes(benchtime: float) -> Dict[str, Dict[str, float]]:
     out: Dict[str, Dict[str, float]] = {}
     for row, addrs in COMPAT_SIZES.items():
         with compat_namespace(addrs):
-            got = {"netifc.compat": measure(lambda: ours.ifaddresses("c0"), benchtime)[0]}
+            fns = {"netifc.compat": lambda: ours.ifaddresses("c0")}
             if theirs is not None:
                 assert ours.ifaddresses("c0") == theirs.ifaddresses("c0")
-                got["netifaces"] = measure(lambda: theirs.ifaddresses("c0"), benchtime)[0]
+                fns["netifaces"] = lambda: theirs.ifaddresses("c0")
+            # In turns, the best of each kept: a ratio from one moment of a
+            # machine that may be busy with other work.
+            got: Dict[str, float] = {}
+            for _ in range(COMPAT_ROUNDS):
+                for name, fn in fns.items():
+                    ns = measure(fn, benchtime / COMPAT_ROUNDS)[0]
+                    got[name] = min(ns, got.get(name, ns))
         out[row] = got
         line = f"{row}-{procs}\t{got['netifc.compat']:12.0f} ns/op"
         if "netifaces" in got:
