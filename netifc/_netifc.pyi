@@ -189,6 +189,7 @@ def _addr(
     preferred_lifetime: int | None,
     valid_lifetime: int | None,
     zone: str,
+    label: str = ...,
     /,
 ) -> Addr: ...
 def _counters(index: int, name: str, values: tuple[int | None, ...], /) -> Counters: ...
