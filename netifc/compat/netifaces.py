@@ -17,8 +17,8 @@ Each answer is a presentation of netifc's records (``Addr.label`` says under
 which name an IPv4 address is listed): ``ifaddresses(name)`` asks the kernel
 for that one link and its addresses, where netifaces reads every interface
 and address of the system (getifaddrs) on each call; a label that is no
-link's name costs one IPv4 address dump; ``interfaces()`` is a link dump and
-an IPv4 address dump; ``gateways()`` is one route dump.  Names that are not
+link's name costs one address dump; ``interfaces()`` is a link dump and
+an address dump; ``gateways()`` is one route dump.  Names that are not
 valid UTF-8 come back surrogate-escaped, as netifc gives them, where
 netifaces crashes.
 
@@ -258,7 +258,7 @@ def ifaddresses(ifname: str) -> Dict[int, List[Dict[str, str]]]:
 
     A link's name: one link lookup and one request for that link's
     addresses, its IPv4 addresses those whose label is its name.  Another
-    name: the IPv4 addresses of that label (one IPv4 address dump).  Raises
+    name: the IPv4 addresses of that label (one address dump).  Raises
     ValueError ("You must specify a valid interface name.") for a name that
     is neither a link nor an IPv4 label, TypeError unless ifname is a str.
     """
