@@ -19,6 +19,10 @@ table calls in that namespace quiet, then while ``netifc.churn`` adds and
 removes RATE addresses a second there, and prints each call's slowdown
 beside the link dump's (which address changes do not interrupt).
 
+``--compat`` times instead the netifaces drop-in against netifaces itself
+at 2 links and at 10,000 addresses on one link, each in a namespace of its
+own (root).
+
 ``--plot PATH`` draws instead how the cost grows with the number of links:
 netifc per call, netifc's live tables, Go, psutil and the kernel floor, for
 interfaces, lookups and addresses, each measured in namespaces of
@@ -78,6 +82,11 @@ COUNTERS = ("Counters", "InterfaceCounters")
 ROUTES = ("Routes", "DefaultGateways", "RouteGet")
 # netifc.compat.netifaces.ifaddresses(loopback) against netifaces' own (Linux).
 COMPAT = ("NetifacesIfaddresses",)
+# With --compat: the drop-in against netifaces in namespaces of their own, at
+# 2 links (lo and a veth end with an IPv4 and an IPv6 address) and with
+# 10,000 IPv4 addresses on one link, all under its name; {row: addresses}.
+COMPAT_SIZES = {"NetifacesIfaddresses2Links": 1, "NetifacesIfaddresses10000Addrs": 10000}
+COMPAT_ROUNDS = 5  # turns of the drop-in and netifaces, with --compat
 ROUNDS = 3  # turns of netifc and floor timing, with --floor
 # Result keys: a socket per round; one socket kept; one kept, checked
 # before each round to belong to the thread's namespace, as netifc's is.
@@ -459,6 +468,74 @@ def _batch(ns: str, lines: List[str]) -> None:
         f.write("\n".join(lines) + "\n")
         f.flush()
         subprocess.run(["ip", "-n", ns, "-batch", f.name], check=True)
+
+
+@contextlib.contextmanager
+def compat_namespace(addrs: int) -> Iterator[str]:
+    """A namespace with lo and one veth end (its peer in a second namespace),
+    the end with `addrs` IPv4 addresses and one IPv6 address; this thread
+    inside it for the block; both always removed."""
+    name = f"netifc-bench-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+    far = name + "-far"
+    home_fd = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
+    old_term = signal.signal(signal.SIGTERM, _raise_exit)
+    try:
+        for n in (name, far):
+            subprocess.run(["ip", "netns", "add", n], check=True)
+        lines = ["link set lo up", "link add c0 type veth peer name c1", f"link set c1 netns {far}"]
+        for i in range(addrs):
+            lines.append(f"addr add 10.{i // 250 % 250}.{i % 250}.1/16 dev c0")
+        _batch(name, lines + ["addr add fd00:c::1/64 dev c0 nodad", "link set c0 up"])
+        target = os.open(f"/run/netns/{name}", os.O_RDONLY)
+        try:
+            _setns(target)
+        finally:
+            os.close(target)
+        try:
+            yield name
+        finally:
+            _setns(home_fd)
+    finally:
+        os.close(home_fd)
+        for n in (name, far):
+            subprocess.run(["ip", "netns", "del", n], check=False)
+        signal.signal(signal.SIGTERM, old_term)
+
+
+def compat_sizes(benchtime: float) -> Dict[str, Dict[str, float]]:
+    """The COMPAT_SIZES rows: ns/op of the drop-in's and of netifaces'
+    ifaddresses("c0") (netifaces' where installed), printed with the ratio."""
+    from netifc.compat import netifaces as ours
+
+    theirs: Optional[ModuleType]
+    try:
+        theirs = importlib.import_module("netifaces")
+    except ImportError:
+        theirs = None
+    procs = os.cpu_count() or 1
+    out: Dict[str, Dict[str, float]] = {}
+    for row, addrs in COMPAT_SIZES.items():
+        with compat_namespace(addrs):
+            fns = {"netifc.compat": lambda: ours.ifaddresses("c0")}
+            if theirs is not None:
+                assert ours.ifaddresses("c0") == theirs.ifaddresses("c0")
+                fns["netifaces"] = lambda: theirs.ifaddresses("c0")
+            # In turns, the best of each kept: a ratio from one moment of a
+            # machine that may be busy with other work.
+            got: Dict[str, float] = {}
+            for _ in range(COMPAT_ROUNDS):
+                for name, fn in fns.items():
+                    ns = measure(fn, benchtime / COMPAT_ROUNDS)[0]
+                    got[name] = min(ns, got.get(name, ns))
+        out[row] = got
+        line = f"{row}-{procs}\t{got['netifc.compat']:12.0f} ns/op"
+        if "netifaces" in got:
+            ratio = got["netifaces"] / got["netifc.compat"]
+            line += f"\tnetifaces {got['netifaces']:12.0f} ns/op\t{ratio:.1f}x faster"
+        print(line, flush=True)
+    if theirs is None:
+        print("netifaces is not installed (pip install 'netifc[bench]'): no comparison")
+    return out
 
 
 # ---- applying notifications ------------------------------------------------------
@@ -955,6 +1032,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         metavar="N",
         help="run in a temporary namespace with N veth pairs (root)",
     )
+    p.add_argument(
+        "--compat",
+        action="store_true",
+        help="time the netifaces drop-in against netifaces at 2 links and at 10,000 "
+        "addresses on one link, each in a namespace of its own (root)",
+    )
     p.add_argument("--json", metavar="FILE", help="save the run")
     p.add_argument(
         "--compare",
@@ -999,6 +1082,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             compare(*args.compare)
         except ValueError as e:
             p.exit(2, f"{p.prog}: error: --compare: {e}\n")
+        return 0
+    if args.compat:
+        if os.geteuid() != 0:
+            p.error("--compat needs root (it builds network namespaces)")
+        if not hasattr(_netifc, "_routes"):
+            p.error("--compat needs Linux (the drop-in answers there only)")
+        result = {"compat_sizes": compat_sizes(args.benchtime)}
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(result, f, indent=1)
         return 0
     if args.churn is not None and args.interfaces is None:
         p.error("--churn needs --interfaces N (the churn is made in that namespace)")

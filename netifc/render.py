@@ -254,10 +254,11 @@ def interface_line(i: Interface) -> str:
 
 
 def _local_text(a: Addr, color: bool) -> str:
-    """``192.0.2.1/24`` or ``10.9.0.1 peer 10.9.0.2/32``: no zone, as ip."""
+    """``192.0.2.1/24`` or ``10.9.0.1 peer 10.9.0.2/32``: no zone, as ip
+    (and no ``peer 0.0.0.0``: the kernel sends ip no zero address)."""
     fam = _family_word(a)
     text = _paint(a.address, fam, color)
-    if a.peer is not None:
+    if a.peer is not None and a.peer != "0.0.0.0":
         text += " peer " + _paint(a.peer, fam, color)
     return f"{text}/{a.prefixlen}"
 
@@ -271,6 +272,8 @@ def _addr_lines(a: Addr, color: bool, multicast: bool) -> List[str]:
         parts.append(f"brd {_paint(a.broadcast, fam, color)}")
     parts.append(f"scope {_scope_word(a.scope)}")
     parts.extend(_addr_flag_words(a))
+    if a.label:  # IPv4: ip ends the line with the label ("eth0", "eth0:1")
+        parts.append(a.label)
     deprecated = bool(a.flags & AddrFlags.DEPRECATED)
     return [
         " ".join(parts),
@@ -416,6 +419,7 @@ def _addr_json(a: Addr, multicast: bool) -> Dict[str, JSONValue]:
     d.update(
         peer=a.peer,
         broadcast=a.broadcast,
+        label=a.label,
         scope=_scope_word(a.scope),
         flags=_flag_names(a.flags),
         preferred_lifetime=a.preferred_lifetime,

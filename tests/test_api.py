@@ -225,6 +225,17 @@ def test_unpickling_checks_fields():
         socket.AF_INET, b"\1\2\3\4", 32, 1, None, b"\1\2\3\xff", 0, 0, None, None, ""
     )
     assert slash32.broadcast == "1.2.3.255"
+    # The label: IPv4 only, at most 15 bytes, "" when left out (an older pickle).
+    v4 = (socket.AF_INET, b"\1\2\3\4", 24, 1, None, None, 0, 0, None, None, "")
+    assert make_addr(*v4, "eth0:1").label == "eth0:1" and make_addr(*v4).label == ""
+    assert make_addr(*v4, "eth0:1") != make_addr(*v4, "eth0:2")
+    for label in ("x" * 16, "a\0b"):
+        with pytest.raises(ValueError):
+            make_addr(*v4, label)
+    with pytest.raises(TypeError):
+        make_addr(*v4, b"eth0")
+    with pytest.raises(ValueError):
+        make_addr(socket.AF_INET6, link_local, 64, 1, None, None, 0, 0, None, None, "eth0", "x")
 
 
 def test_flags_text_like_go():

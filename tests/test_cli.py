@@ -48,6 +48,12 @@ def test_json_matches_ip(where, backend):
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     links, addrs, ipj = ip_links(where), ip_addrs(where), _ip_j_links(where)
+    labels = {
+        link["ifindex"]: sorted(
+            (a["local"], a["prefixlen"], a.get("label", "")) for a in link.get("addr_info", [])
+        )
+        for link in where.ipj("addr", "show")
+    }
     assert sorted(d["index"] for d in doc) == sorted(links)
     for d in doc:
         want = links[d["index"]]
@@ -71,6 +77,9 @@ def test_json_matches_ip(where, backend):
             for w in addrs.get(d["index"], [])
         )
         assert got == exp
+        # the label: ip -j's for IPv4 (the link's name, or v0:1), none for IPv6
+        shown = sorted((a["address"], a["prefixlen"], a["label"]) for a in d["addrs"])
+        assert shown == labels.get(d["index"], []), d["name"]
         for a in d["addrs"]:
             w = [w for w in addrs[d["index"]] if w["address"] == a["address"]][0]
             if backend == "getifaddrs":

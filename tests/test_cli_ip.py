@@ -98,8 +98,8 @@ def strip_ip(text, doc):
     an XDP program, qdisc, master, group and qlen; on the link line
     link-netns/link-netnsid, permaddr, protodown and an IP tunnel's
     endpoints; on an address line metric, any (anycast), proto (the
-    address's protocol) and the IPv4 label. `doc` is ip -j's view of the same call
-    and says where the label and the link are."""
+    address's protocol). `doc` is ip -j's view of the same call and says
+    where the link is."""
     links = {link["ifindex"]: link for link in doc}
     out, addrs = [], iter(())
     for line in text.splitlines():
@@ -131,9 +131,6 @@ def strip_ip(text, doc):
                 line = _cut(line, f" any {a['anycast']}")
             if "protocol" in a:  # IFA_PROTO, which iproute2 prints since 6.3
                 line = _cut(line, f" proto {a['protocol']}")
-            if "label" in a:
-                assert line.endswith(" " + a["label"]), (line, a)
-                line = line[: -len(a["label"]) - 1]
         out.append(line)
     assert next(addrs, None) is None
     return "".join(line + "\n" for line in out)
@@ -232,18 +229,21 @@ def _without_state(text, brief):
 
 def _as_getifaddrs_knows(text, brief):
     """ip's (stripped) text less what the getifaddrs backend does not know:
-    the link state, altnames, address flags (their words end an address line,
-    "dynamic" included), a broadcast equal to the address (getifaddrs gives
-    the address there when there is none); lifetimes read "unknown"."""
+    the link state, altnames, address flags (their words end an address line
+    but for an IPv4 label, "dynamic" included), a broadcast equal to the
+    address (getifaddrs gives the address there when there is none);
+    lifetimes read "unknown"."""
     out = []
     for line in _without_state(text, brief).splitlines():
         if line.startswith("    altname "):
             continue
         if LIFETIMES.match(line):
             line = "       valid_lft unknown preferred_lft unknown"
-        elif line.startswith(("    inet ", "    inet6 ")):
-            line = re.sub(r"( scope \S+).*", r"\1", line)
+        elif line.startswith("    inet "):  # the label, which it knows, ends the line
             line = re.sub(r"^(    inet ([\d.]+)/\d+) brd \2 ", r"\1 ", line)
+            line = re.sub(r"( scope \S+).* (\S+)$", r"\1 \2", line)
+        elif line.startswith("    inet6 "):
+            line = re.sub(r"( scope \S+).*", r"\1", line)
         out.append(line)
     return "".join(line + "\n" for line in out)
 

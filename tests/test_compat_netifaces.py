@@ -7,7 +7,8 @@ addresses, a 15-byte and a non-ASCII name) with a few more kinds added here,
 and the routes lab of test_routes.py (defaults by metric, multipath,
 another table's default, gateways of the other family). Every answer must
 be equal, value for value and in order. What ifaddresses() asks the kernel
-is read with strace: one link, never a table dump.
+is read with strace: one link and its addresses, no ioctl per address, never a
+table dump.
 """
 
 import os
@@ -63,6 +64,17 @@ def nflab():
                 "link add vz0 index 200 type veth peer name vz1",
                 "addr add 10.44.0.1/24 dev vy0 label vy0:x",
                 "addr add 10.45.0.1/24 dev vz0 label vz0:x",
+                # one address under three labels: each listed under its own
+                "addr add 10.46.0.1/24 dev vx1 label vx1:p",
+                "addr add 10.46.0.1/25 dev vx1 label vx1:q",
+                "addr add 10.46.0.1/26 dev vx1 label vx1:r",
+                # no IFA_ADDRESS from the kernel: netifaces gives no broadcast key
+                "addr add 10.47.0.1 peer 0.0.0.0 dev vx1",
+                "addr add 10.47.1.1 peer 0.0.0.0/24 brd 10.47.1.255 dev vx1",
+                "addr add 10.47.0.2 peer 0.0.0.0 dev tun0",
+                # an IPv6 peer that is link-local: with its zone
+                "addr add 2001:db8:48::1 peer fe80::9 dev vx1 nodad",
+                "addr add 2001:db8:49::1 peer fe80::a dev tun0 nodad",
                 "link set vx0 up",
             ]
         )
@@ -116,6 +128,85 @@ def test_the_kinds_are_there(nflab):
     }
     assert "10.41.0.1" not in str(vx0)
     assert got["vd0"][ours.AF_INET]  # a down link's address
+    for name, prefix in (("vx1:p", "255.255.255.0"), ("vx1:q", "255.255.255.128")):
+        assert got[name] == {
+            ours.AF_INET: [{"addr": "10.46.0.1", "netmask": prefix, "broadcast": "10.46.0.1"}]
+        }
+    assert "10.46.0.1" not in str(got["vx1"])
+    vx1 = got["vx1"]
+    assert {"addr": "10.47.0.1", "netmask": "255.255.255.255"} in vx1[ours.AF_INET]
+    assert {"addr": "10.47.0.2", "netmask": "255.255.255.255"} in tun[ours.AF_INET]
+    assert {
+        "addr": "10.47.1.1",
+        "netmask": "255.255.255.0",
+        "broadcast": "10.47.1.255",
+    } in vx1[ours.AF_INET]
+    assert {
+        "addr": "2001:db8:48::1",
+        "netmask": "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff/128",
+        "broadcast": "fe80::9%vx1",
+    } in vx1[ours.AF_INET6]
+    assert {
+        "addr": "2001:db8:49::1",
+        "netmask": "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff/128",
+        "peer": "fe80::a%tun0",
+    } in tun[ours.AF_INET6]
+
+
+def test_a_32_with_its_broadcast():
+    """/32 brd X: netifaces gives X, as ip -j does; a lab of its own, which
+    waits (skips) while the core drops a /31's or /32's broadcast."""
+    require_namespaces()
+    ns = build_lab()
+    try:
+        ns.batch(
+            [
+                "addr add 10.48.0.5/32 brd 10.48.0.255 dev v1",
+                "addr add 10.48.1.4/31 brd 10.48.1.255 dev v1 label v1:w",
+            ]
+        )
+        with ns.entered():
+            import netifc
+
+            kept = {a.address: a.broadcast for a in netifc.interface_by_name("v1").addrs()}
+            mine = {n: ours.ifaddresses(n) for n in ("v1", "v1:w")}
+            theirs = {n: netifaces.ifaddresses(n) for n in ("v1", "v1:w")}
+        ipj = {
+            a["local"]: a.get("broadcast")
+            for a in ns.ipj("addr", "show", "dev", "v1")[0]["addr_info"]
+        }
+        assert ipj["10.48.0.5"] == "10.48.0.255" and ipj["10.48.1.4"] == "10.48.1.255"
+        if kept["10.48.0.5"] is None:
+            pytest.skip("the core drops a /31's or /32's broadcast (issue 20, item 3)")
+        assert mine == theirs
+        assert {"addr": "10.48.0.5", "netmask": "255.255.255.255", "broadcast": "10.48.0.255"} in (
+            theirs["v1"][ours.AF_INET]
+        )
+    finally:
+        ns.delete()
+
+
+def test_many_addresses_on_one_link():
+    """2,000 addresses on a link, a third under labels: every one where
+    netifaces lists it, in its order (the per-address ioctl made this
+    quadratic)."""
+    require_namespaces()
+    ns = build_lab()
+    try:
+        ns.ip("link", "set", BYTES_NAME, "name", RENAMED)
+        cmds = []
+        for n in range(2000):
+            label = f" label v1:{n % 3}" if n % 3 else ""
+            cmds.append(f"addr add 10.{50 + n // 250}.{n % 250}.1/16 dev v1{label}")
+        ns.batch(cmds)
+        with ns.entered():
+            names = netifaces.interfaces()
+            assert ours.interfaces() == names
+            for name in ("v1", "v1:1", "v1:2"):
+                assert ours.ifaddresses(name) == netifaces.ifaddresses(name), name
+            assert len(ours.ifaddresses("v1:1")[ours.AF_INET]) == 667
+    finally:
+        ns.delete()
 
 
 @pytest.mark.parametrize("bad", ["nosuch0", "", "v0:9", "vx0:", ":1", "x" * 40])
@@ -230,7 +321,7 @@ def test_no_gateway_equals_netifaces(nflab):
 
 def test_ifaddresses_asks_for_one_link(nflab):
     """What the kernel is asked, seen by strace: the link by name (no dump),
-    its addresses by index, an ioctl per IPv4 address; nothing else."""
+    its addresses by index; no ioctl of the drop-in's own, nothing else."""
     if not shutil.which("strace"):
         pytest.skip("needs strace (apt-get install strace), which sees the requests")
     code = (
@@ -263,10 +354,11 @@ def test_ifaddresses_asks_for_one_link(nflab):
     assert "RTM_GETADDR" in sends[1] and re.search(
         r"ifa_index=(if_nametoindex\(\"v1\"\)|[1-9])", sends[1]
     )
+    assert nflab.ipj("-4", "addr", "show", "dev", "v1")[0]["addr_info"]  # it has some
+    # No ioctl per address; the core may name the link's zone (SIOCGIFNAME), once.
     ioctls = [c for c in calls if "ioctl(" in c]
-    v1 = [a for a in nflab.ipj("-4", "addr", "show", "dev", "v1")[0]["addr_info"]]
-    assert len(ioctls) == len(v1) and all("SIOCGIFADDR" in c for c in ioctls)
-    assert not any("SIOCGIFCONF" in c or "RTM_GETROUTE" in c for c in calls)
+    assert len(ioctls) <= 1 and all("SIOCGIFNAME" in c for c in ioctls), ioctls
+    assert not any("RTM_GETROUTE" in c for c in calls), calls
 
 
 def test_no_leak(nflab):

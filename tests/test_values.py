@@ -34,6 +34,7 @@ ADDR_FIELDS = (
     "index",
     "peer",
     "broadcast",
+    "label",
     "scope",
     "flags",
     "preferred_lifetime",
@@ -220,6 +221,31 @@ def test_records_equal_exactly_when_exposed_fields_are(backend, where):
         for b in addrs:
             same = fields(a, keyed) == fields(b, keyed)
             assert (a == b) == same, (a, b)
+
+
+@pytest.mark.backends
+def test_labels_match_ip(backend, where, vals):
+    """Addr.label is ip's IPv4 label (the link's name, or "v0:1"), "" for IPv6
+    and for groups: on the host, in the lab, and with labels added here."""
+    vals.ip("addr", "add", "10.77.0.1/24", "dev", "vp1", "label", "vp1:lb")
+    vals.ip("addr", "add", "10.77.0.1/25", "dev", "vp1", "label", "vp1:lc")
+    try:
+        for ns in (where, vals):
+            addrs = inside(ns, netifc.interface_addrs) if ns.name else netifc.interface_addrs()
+            want = sorted(
+                (l["ifindex"], a["local"], a["prefixlen"], a.get("label", ""))
+                for l in ns.ipj("addr", "show")
+                for a in l.get("addr_info", [])
+                if a["family"] in ("inet", "inet6")
+            )
+            got = sorted((a.index, a.address, a.prefixlen, a.label) for a in addrs)
+            assert got == want
+            groups = [g for g in every_record(ns) if isinstance(g, netifc.Addr)][len(addrs) :]
+            assert groups and all(g.label == "" for g in groups)
+        assert {"vp1:lb", "vp1:lc"} <= {a.label for a in inside(vals, netifc.interface_addrs)}
+    finally:
+        vals.ip("addr", "del", "10.77.0.1/24", "dev", "vp1")
+        vals.ip("addr", "del", "10.77.0.1/25", "dev", "vp1")
 
 
 # ---- the kernel's flag word, hardware broadcast, altnames ------------------------------

@@ -111,8 +111,9 @@ static int addr_diff(const struct netifc_addr *n, const struct netifc_addr *g,
 	int p2p = l && (l->flags & IFF_POINTOPOINT);
 	char a[INET6_ADDRSTRLEN], x[INET6_ADDRSTRLEN], y[INET6_ADDRSTRLEN];
 	const char *what =
-		by_key(n, g)               ? "address"
-		: strcmp(n->zone, g->zone) ? "zone"
+		by_key(n, g)                 ? "address"
+		: strcmp(n->zone, g->zone)   ? "zone"
+		: strcmp(n->label, g->label) ? "label"
 		: p2p && (n->has_peer != g->has_peer || memcmp(n->peer, g->peer, sizeof n->peer))
 			? "peer"
 		: !p2p && !n->has_peer &&

@@ -300,6 +300,53 @@ static void check_event_parsing(void)
 	nl_events_free(&ev);
 }
 
+/* One RTM_NEWADDR payload: ifa, then IFA_LOCAL, IFA_ADDRESS (when addr) and IFA_LABEL. */
+static size_t addr_payload(uint8_t *at, uint8_t family, const uint8_t *local, const uint8_t *addr,
+			   const char *label, size_t label_len)
+{
+	struct ifaddrmsg ifa = { .ifa_family = family, .ifa_prefixlen = 24, .ifa_index = 7 };
+	size_t alen = family == AF_INET ? 4 : 16, n = NLMSG_ALIGN(sizeof ifa);
+
+	memcpy(at, &ifa, sizeof ifa);
+	n += put_attr(at + n, IFA_LOCAL, local, alen);
+	if (addr)
+		n += put_attr(at + n, IFA_ADDRESS, addr, alen);
+	if (label)
+		n += put_attr(at + n, IFA_LABEL, label, label_len);
+	return n;
+}
+
+/* IFA_LABEL: an IPv4 address's, NUL-ended and at most 15 bytes; none for IPv6;
+ * and no IFA_ADDRESS (the kernel leaves a zero one out) is the peer 0.0.0.0. */
+static void check_label_parsing(void)
+{
+	static const uint8_t ip[4] = { 192, 0, 2, 1 },
+			     ip6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
+	struct netifc_addr a;
+	uint8_t msg[256];
+	size_t n;
+
+	n = addr_payload(msg, AF_INET, ip, ip, "x0:1", 5);
+	expect(nl_parse_addr(RTM_NEWADDR, msg, n, &a), 1, "an address with a label");
+	netifc_addr_finish(&a, "x0");
+	expect(!strcmp(a.label, "x0:1") && !a.has_peer, 1, "its label, no peer");
+	n = addr_payload(msg, AF_INET, ip, NULL, "x0", 3);
+	expect(nl_parse_addr(RTM_NEWADDR, msg, n, &a), 1, "an address without IFA_ADDRESS");
+	netifc_addr_finish(&a, "x0");
+	expect(a.has_peer && !a.peer[0] && !a.peer[3] && !strcmp(a.label, "x0"), 1,
+	       "the peer 0.0.0.0");
+	n = addr_payload(msg, AF_INET, ip, ip, "x0:1", 4);
+	expect(nl_parse_addr(RTM_NEWADDR, msg, n, &a), -EPROTO, "a label without its NUL");
+	n = addr_payload(msg, AF_INET, ip, ip, "x0:0123456789ab", 16);
+	expect(nl_parse_addr(RTM_NEWADDR, msg, n, &a), 1, "a label of 15 bytes");
+	n = addr_payload(msg, AF_INET, ip, ip, "x0:0123456789abc", 17);
+	expect(nl_parse_addr(RTM_NEWADDR, msg, n, &a), -EPROTO, "a label of 16 bytes");
+	n = addr_payload(msg, AF_INET6, ip6, ip6, "x0", 3);
+	expect(nl_parse_addr(RTM_NEWADDR, msg, n, &a), 1, "an IPv6 address with a label");
+	netifc_addr_finish(&a, "x0");
+	expect(a.label[0] == 0 && !a.has_peer, 1, "no label on IPv6");
+}
+
 /* nl_heard_parse on made-up datagrams: the links told, and what counts as relisted. */
 static void check_heard_parsing(void)
 {
@@ -570,6 +617,7 @@ int main(void)
 	check_no_stale_bytes();
 	check_sockets();
 	check_event_parsing();
+	check_label_parsing();
 	check_heard_parsing();
 	check_watch();
 	check_netns();

@@ -51,6 +51,14 @@ int netifc_addr_needs_zone(const struct netifc_addr *a)
 	return a->family == AF_INET6 && netifc_ip6_needs_zone(a->local);
 }
 
+/* Only IPv4 has labels; what follows a label's NUL is zero, as for the other fields. */
+static void label_finish(struct netifc_addr *a)
+{
+	size_t n = a->family == AF_INET ? strnlen(a->label, sizeof a->label - 1) : 0;
+
+	memset(a->label + n, 0, sizeof a->label - n);
+}
+
 void netifc_addr_finish(struct netifc_addr *a, const char *zone_name)
 {
 	/* A broadcast is kept at any length: /31 and /32 have one when it was given. */
@@ -64,6 +72,7 @@ void netifc_addr_finish(struct netifc_addr *a, const char *zone_name)
 	memset(a->zone, 0, sizeof a->zone);
 	if (zone_name && netifc_addr_needs_zone(a))
 		strncpy(a->zone, zone_name, sizeof a->zone - 1);
+	label_finish(a);
 }
 
 /*

@@ -17,6 +17,7 @@
 #else
 #define NETIFC_NAMESIZ 16 /* IFNAMSIZ: 15 bytes and a NUL */
 #endif
+#define NETIFC_LABELSIZ 16 /* IFNAMSIZ: an IPv4 label (IFA_LABEL), Linux only */
 #define NETIFC_HWADDR_MAX 32 /* MAX_ADDR_LEN */
 #define NETIFC_FOREVER 0xffffffffu
 #define NETIFC_TRIES 8 /* attempts at a request before EBUSY */
@@ -51,6 +52,7 @@ struct netifc_addr {
 	uint8_t peer[16];
 	uint8_t broadcast[16];
 	char zone[NETIFC_NAMESIZ]; /* "" or the link's name */
+	char label[NETIFC_LABELSIZ]; /* IPv4 on Linux: IFA_LABEL ("eth0", "eth0:1"); else "" */
 };
 
 struct netifc_links {

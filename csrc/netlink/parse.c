@@ -267,6 +267,7 @@ int nl_parse_link(uint16_t type, const uint8_t *p, size_t len, struct netifc_lin
 
 struct addr_attrs {
 	const uint8_t *address, *local, *broadcast, *multicast;
+	struct nl_attr label; /* data NULL: none */
 	int has_cache;
 	struct ifa_cacheinfo cache;
 	uint32_t flags;
@@ -300,6 +301,9 @@ static int addr_attr(struct addr_attrs *t, const struct nl_attr *a, size_t alen)
 		if (nl_attr_u32(a, &t->flags) < 0)
 			return -EPROTO;
 		break;
+	case IFA_LABEL:
+		t->label = *a;
+		break;
 	}
 	return 0;
 }
@@ -311,6 +315,7 @@ static int addr_attr(struct addr_attrs *t, const struct nl_attr *a, size_t alen)
 static int addr_fill(struct netifc_addr *o, const struct addr_attrs *t, size_t alen)
 {
 	const uint8_t *local = t->local ? t->local : t->address;
+	size_t n;
 
 	if (t->multicast) {
 		local = t->multicast;
@@ -322,10 +327,18 @@ static int addr_fill(struct netifc_addr *o, const struct addr_attrs *t, size_t a
 	if (t->local && t->address && !t->multicast) {
 		memcpy(o->peer, t->address, alen);
 		o->has_peer = 1;
+	} else if (t->local && !t->multicast && o->family == AF_INET) {
+		/* The kernel leaves out a zero IFA_ADDRESS: the peer 0.0.0.0 (o->peer). */
+		o->has_peer = 1;
 	}
 	if (t->broadcast && !t->multicast) {
 		memcpy(o->broadcast, t->broadcast, alen);
 		o->has_broadcast = 1;
+	}
+	if (t->label.data && o->family == AF_INET && !t->multicast) {
+		if (string_of(&t->label, sizeof o->label, &n) < 0)
+			return -EPROTO;
+		memcpy(o->label, t->label.data, n);
 	}
 	if (t->has_cache && !t->multicast) {
 		o->preferred = t->cache.ifa_prefered;

@@ -361,6 +361,15 @@ static void addr_from(const struct ifaddrs *ifa, int32_t index, const char *name
 			a->has_broadcast = 1;
 		}
 	}
+#ifdef __linux__
+	if (a->family == AF_INET) {
+		/* glibc and musl name an IPv4 address by its label (IFA_LABEL). */
+		strncpy(a->label, ifa->ifa_name, sizeof a->label - 1);
+		/* Neither puts anything here when the kernel sent no IFA_ADDRESS: peer 0.0.0.0. */
+		if (!other)
+			a->has_peer = 1;
+	}
+#endif
 	a->scope = netifc_addr_scope(a);
 	netifc_addr_finish(a, name);
 }

@@ -531,17 +531,17 @@ static PyObject *addr_reduce(PyObject *self, PyObject *unused)
 	(void)unused;
 	if (!mod || !(fn = PyObject_GetAttrString(mod, "_addr")))
 		return NULL;
-	return Py_BuildValue("(N(iy#iiNNikNNN))", fn, a->family, (const char *)a->local,
-			     (Py_ssize_t)alen, a->prefixlen, a->index,
-			     opt_bytes(a->has_peer, a->peer, alen),
-			     opt_bytes(a->has_broadcast, a->broadcast, alen), a->scope,
-			     (unsigned long)a->flags, lifetime(a, a->preferred),
-			     lifetime(a, a->valid), PyUnicode_DecodeFSDefault(a->zone));
+	return Py_BuildValue(
+		"(N(iy#iiNNikNNNN))", fn, a->family, (const char *)a->local, (Py_ssize_t)alen,
+		a->prefixlen, a->index, opt_bytes(a->has_peer, a->peer, alen),
+		opt_bytes(a->has_broadcast, a->broadcast, alen), a->scope, (unsigned long)a->flags,
+		lifetime(a, a->preferred), lifetime(a, a->valid),
+		PyUnicode_DecodeFSDefault(a->zone), PyUnicode_DecodeFSDefault(a->label));
 }
 
 static const char *const addr_fields[] = {
 	"family", "address", "prefixlen",          "zone",           "index", "peer", "broadcast",
-	"scope",  "flags",   "preferred_lifetime", "valid_lifetime", NULL,
+	"scope",  "flags",   "preferred_lifetime", "valid_lifetime", "label", NULL,
 };
 
 static PyObject *addr_repr(PyObject *self)
@@ -560,7 +560,7 @@ static int addr_same(PyObject *a, PyObject *b)
 	       (!x->has_peer || !memcmp(x->peer, y->peer, alen)) &&
 	       x->has_broadcast == y->has_broadcast &&
 	       (!x->has_broadcast || !memcmp(x->broadcast, y->broadcast, alen)) &&
-	       !strcmp(x->zone, y->zone);
+	       !strcmp(x->zone, y->zone) && !strcmp(x->label, y->label);
 }
 
 static Py_hash_t addr_hash(PyObject *self)
@@ -582,6 +582,7 @@ static Py_hash_t addr_hash(PyObject *self)
 	if (a->has_broadcast)
 		netifc_hash_add(&h, a->broadcast, alen);
 	netifc_hash_add(&h, a->zone, strlen(a->zone) + 1);
+	netifc_hash_add(&h, a->label, strlen(a->label) + 1);
 	return netifc_hash_end(h);
 }
 
@@ -590,7 +591,8 @@ static PyObject *addr_richcompare(PyObject *a, PyObject *b, int op)
 	return netifc_record_compare(a, b, op, addr_same);
 }
 
-static const size_t addr_zone_at = offsetof(AddrObject, a.zone);
+static const size_t addr_zone_at = offsetof(AddrObject, a.zone),
+		    addr_label_at = offsetof(AddrObject, a.label);
 
 static PyMemberDef addr_members[] = {
 	{"prefixlen", T_UBYTE, offsetof(AddrObject, a.prefixlen), READONLY,
@@ -612,6 +614,10 @@ static PyGetSetDef addr_getset[] = {
 	 "Interface name for IPv6 link-local unicast and link-/interface-local multicast, else ''.",
 	 (void *)&addr_zone_at},
 	{"peer", addr_peer, NULL, "Point-to-point peer address, or None.", NULL},
+	{"label", netifc_name_field_get, NULL,
+	 "IPv4 on Linux: the address's label (IFA_LABEL: the link's name, or one given as "
+	 "'eth0:1'); else ''.",
+	 (void *)&addr_label_at},
 	{"broadcast", addr_broadcast, NULL, "IPv4 broadcast address, or None.", NULL},
 	{"scope", netifc_enum_field_get, NULL,
 	 "netifc.Scope: RT_SCOPE_* (global, link, host, ...).", &addr_scope_field},
@@ -802,13 +808,13 @@ static PyObject *make_addr(PyObject *m, PyObject *args)
 {
 	modstate *st = PyModule_GetState(m);
 	long long family, prefixlen, index, scope, flags;
-	PyObject *local, *peer, *brd, *zone, *pref, *valid;
+	PyObject *local, *peer, *brd, *zone, *pref, *valid, *label = NULL;
 	int pref_known = 0, valid_known = 0;
 	struct netifc_addr a;
 	size_t alen;
 
-	if (!PyArg_ParseTuple(args, "LSLLOOLLOOU:_addr", &family, &local, &prefixlen, &index, &peer,
-			      &brd, &scope, &flags, &pref, &valid, &zone))
+	if (!PyArg_ParseTuple(args, "LSLLOOLLOOU|U:_addr", &family, &local, &prefixlen, &index,
+			      &peer, &brd, &scope, &flags, &pref, &valid, &zone, &label))
 		return NULL;
 	memset(&a, 0, sizeof a);
 	alen = netifc_family_len((int)family);
@@ -821,7 +827,8 @@ static PyObject *make_addr(PyObject *m, PyObject *args)
 	    lifetime_into(valid, &a.valid, &valid_known, "valid_lifetime") ||
 	    ip_into(local, alen, a.local, NULL) || ip_into(peer, alen, a.peer, &a.has_peer) ||
 	    ip_into(brd, alen, a.broadcast, &a.has_broadcast) ||
-	    name_into(zone, a.zone, NETIFC_NAMESIZ, 1) < 0)
+	    name_into(zone, a.zone, NETIFC_NAMESIZ, 1) < 0 ||
+	    (label && name_into(label, a.label, NETIFC_LABELSIZ, 1) < 0))
 		return NULL;
 	if (pref_known != valid_known)
 		return PyErr_Format(PyExc_ValueError, "lifetimes must both be known or both None");

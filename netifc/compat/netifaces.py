@@ -4,33 +4,33 @@ as netifaces`` and a program written for netifaces runs unchanged.
 ``interfaces()``, ``ifaddresses(name)`` and ``gateways()`` return what
 netifaces 0.11 returns on Linux, value for value and in the same order: the
 same dicts and keys (``addr``, ``netmask``, ``broadcast``, ``peer``), the
-IPv6 netmask as ``ffff:ffff:ffff:ffff::/64``, link-local addresses with their
-zone (``fe80::1%eth0``), the link-layer address under ``AF_LINK`` (which is
-``AF_PACKET`` on Linux), IPv4 addresses under a label (``ip addr add ...
-label eth0:1``) as an interface of that name (a label is read where the
-kernel's ioctls read it: on the link named before its ':'), and netifaces'
-quirks (an IPv4 address without a broadcast address reports itself as its
-broadcast, or as its peer on a loopback or point-to-point link; the
-169.254.0.0/16 addresses have neither).
+IPv6 netmask as ``ffff:ffff:ffff:ffff::/64``, link-local addresses and peers
+with their zone (``fe80::1%eth0``), the link-layer address under ``AF_LINK``
+(which is ``AF_PACKET`` on Linux), IPv4 addresses under a label (``ip addr
+add ... label eth0:1``) as an interface of that name, listed under that label
+only, and netifaces' quirks (an IPv4 address without a broadcast address
+reports itself as its broadcast, or as its peer on a loopback or
+point-to-point link, unless it was given ``peer 0.0.0.0``; the 169.254.0.0/16
+addresses have neither).
 
-What differs is the cost: ``ifaddresses(name)`` asks the kernel for that one
-link and its addresses, where netifaces reads every interface and address
-of the system (getifaddrs) on each call, and ``gateways()`` is one route
-dump read by netifc's C core.  Names that are not valid UTF-8 come back
-surrogate-escaped, as netifc gives them, where netifaces crashes.
+Each answer is a presentation of netifc's records (``Addr.label`` says under
+which name an IPv4 address is listed): ``ifaddresses(name)`` asks the kernel
+for that one link and its addresses, where netifaces reads every interface
+and address of the system (getifaddrs) on each call; a label that is no
+link's name costs one address dump; ``interfaces()`` is a link dump and
+an address dump; ``gateways()`` is one route dump.  Names that are not
+valid UTF-8 come back surrogate-escaped, as netifc gives them, where
+netifaces crashes.
 
-Linux only: the label checks are IPv4 ioctls and the gateways come from
-rtnetlink (``NotImplementedError`` elsewhere, as ``netifc.routes()``).
+Linux only: the labels and gateways are rtnetlink's (``NotImplementedError``
+elsewhere, as ``netifc.routes()``).
 """
 
 from __future__ import annotations
 
-import array
-import fcntl
 import socket
 import struct
-import sys
-from typing import Dict, List, Tuple, Union
+from typing import Dict, Iterable, List, Tuple, Union
 
 import netifc
 
@@ -132,120 +132,81 @@ def _netmask6(prefixlen: int) -> str:
 
 
 _AF_INET = int(socket.AF_INET)
+_AF_INET6 = int(socket.AF_INET6)
 _NETMASK = {
     _AF_INET: tuple(_netmask4(p) for p in range(33)),
-    int(socket.AF_INET6): tuple(_netmask6(p) for p in range(129)),
+    _AF_INET6: tuple(_netmask6(p) for p in range(129)),
 }
-
-
-def _mac(data: bytes) -> str:
-    return data.hex(":")
-
-
-# ---- IPv4 labels ------------------------------------------------------------------
-# An IPv4 address added with a label (ip addr add ... label eth0:1) is an
-# interface of that name to getifaddrs, and so to netifaces.  netifc's
-# records carry no label; the IPv4 ioctls still speak in labels.
-
-_SIOCGIFCONF = 0x8912
-_SIOCGIFADDR = 0x8915
-_SIOCGIFINDEX = 0x8933
-_IFREQ = 40 if struct.calcsize("P") == 8 else 32  # sizeof(struct ifreq)
-_IFCONF = struct.Struct("iP" if struct.calcsize("P") == 4 else "i4xP")
-
-
-def _ifreq(name: bytes, packed: bytes) -> bytes:
-    """A struct ifreq: a name and an AF_INET sockaddr."""
-    return struct.pack("16sH2s4s", name, socket.AF_INET, b"", packed).ljust(_IFREQ, b"\0")
-
-
-def _has_label(sock: socket.socket, label: bytes, packed: bytes) -> bool:
-    """True when an IPv4 address with this label has this local address.
-
-    SIOCGIFADDR looks for an address with both (the name, the address), else
-    for the first with the name; it answers the address it found."""
-    try:
-        out = fcntl.ioctl(sock.fileno(), _SIOCGIFADDR, _ifreq(label, packed))
-    except OSError:  # EADDRNOTAVAIL: no address has the label; ENODEV: no such link
-        return False
-    return out[20:24] == packed
-
-
-def _link_of(sock: socket.socket, label: str) -> int:
-    """The index of the link a label belongs to, as the kernel resolves it
-    (SIOCGIFINDEX: the name before ':'); 0 when it resolves to none."""
-    try:
-        out = fcntl.ioctl(sock.fileno(), _SIOCGIFINDEX, _encoded(label).ljust(_IFREQ, b"\0"))
-    except OSError:
-        return 0
-    return int.from_bytes(out[16:20], sys.byteorder, signed=True)
-
-
-def _labels() -> List[Tuple[str, bytes]]:
-    """(label, packed local address) of every IPv4 address, in the kernel's
-    order (SIOCGIFCONF)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-        size = 64 * _IFREQ
-        while True:
-            buf = array.array("B", bytes(size))
-            addr, _ = buf.buffer_info()
-            req = bytearray(_IFCONF.pack(size, addr))
-            fcntl.ioctl(sock.fileno(), _SIOCGIFCONF, req, True)
-            used = int.from_bytes(req[:4], sys.byteorder, signed=True)  # ifc_len
-            if used < size:  # all of them fitted
-                break
-            size *= 2
-    data = buf.tobytes()[:used]
-    out = []
-    for off in range(0, used, _IFREQ):
-        name = data[off : off + 16].split(b"\0", 1)[0]
-        out.append((name.decode("utf-8", "surrogateescape"), data[off + 20 : off + 24]))
-    return out
-
-
-def _encoded(name: str) -> bytes:
-    return name.encode("utf-8", "surrogateescape")
 
 
 # ---- one link's entries --------------------------------------------------------------
 
 
-def _link_entry(iface: netifc.Interface) -> Dict[str, str] | None:
+def _link_entry(iface: netifc.Interface, key: str) -> Dict[str, str] | None:
     """The AF_LINK dict of a link: its link-layer address and broadcast address.
 
     The kernel sends both or neither (a link without one: tun, wireguard);
     netifc reads an all-zero address (loopback's) as none, so its length is
     the broadcast address's."""
-    brd = bytes(iface.hardware_broadcast)
+    brd = iface.hardware_broadcast
     if not brd:
         return None
-    hw = bytes(iface.hardware_addr) or bytes(len(brd))
-    key = "peer" if iface.raw_flags & (_IFF_LOOPBACK | _IFF_POINTOPOINT) else "broadcast"
-    return {"addr": _mac(hw), key: _mac(brd)}
+    hw = iface.hardware_addr or bytes(len(brd))
+    return {"addr": hw.hex(":"), key: brd.hex(":")}
 
 
-def _addr_entry(a: netifc.Addr, family: int, iface: netifc.Interface) -> Dict[str, str]:
-    """One address as netifaces gives it (glibc's getifaddrs read by netifaces)."""
-    text = a.address
-    entry = {"addr": text, "netmask": _NETMASK[family][a.prefixlen]}
-    key = "peer" if iface.raw_flags & (_IFF_LOOPBACK | _IFF_POINTOPOINT) else "broadcast"
-    if family == _AF_INET:
-        # getifaddrs: the broadcast address, else IFA_ADDRESS (the peer, or
-        # the address itself); netifaces drops it for 169.254.0.0/16.
+def _zoned6(text: str, zone: str) -> str:
+    """An IPv6 peer as glibc's getnameinfo writes it: with the link's name for
+    a link-local unicast (fe80::/10) or link-local multicast (ffx2::) one."""
+    first = text.split(":", 1)[0]
+    if len(first) == 4 and (
+        first[:3] in ("fe8", "fe9", "fea", "feb") or first[:2] + first[3] == "ff2"
+    ):
+        return f"{text}%{zone}"
+    return text
+
+
+def _entries(
+    addrs: Iterable[netifc.Addr], key: str, label: str, link: str | None
+) -> Tuple[List[Dict[str, str]], List[Dict[str, str]]]:
+    """The IPv4 addresses under one label and, given the link's name, the
+    link's IPv6 addresses, as netifaces gives them.
+
+    IPv4 as glibc's getifaddrs gives it: the broadcast address, else the
+    kernel's IFA_ADDRESS -- the peer, or the address itself, none for ``peer
+    0.0.0.0``; netifaces drops it for 169.254.0.0/16.  An IPv4 address the
+    kernel sent no label is under its link's name.  IPv6: the zone of a
+    link-local address or peer.  (The label, then the address text, tell
+    the family: they cost less to ask than ``Addr.family``.)"""
+    masks4, masks6 = _NETMASK[_AF_INET], _NETMASK[_AF_INET6]
+    v4: List[Dict[str, str]] = []
+    v6: List[Dict[str, str]] = []
+    for a in addrs:
+        own = a.label  # IPv4 only: one under another label is skipped unread
+        if own != label and (own or label != link):
+            continue
+        text = a.address
+        if not own and ":" in text:
+            if link is None:
+                continue
+            zone = a.zone
+            entry = {"addr": text + "%" + zone if zone else text, "netmask": masks6[a.prefixlen]}
+            peer = a.peer
+            if peer is not None:
+                entry[key] = _zoned6(peer, link)
+            v6.append(entry)
+            continue
+        entry = {"addr": text, "netmask": masks4[a.prefixlen]}
         if not text.startswith("169.254."):
-            entry[key] = a.broadcast or a.peer or text
-    else:
-        packed = socket.inet_pton(socket.AF_INET6, text)
-        if packed[0] == 0xFE and packed[1] & 0xC0 == 0x80:  # fe80::/10: glibc gives the zone
-            entry["addr"] = f"{text}%{iface.name}"
-        peer = a.peer
-        if peer is not None:
-            entry[key] = peer
-    return entry
+            other = a.broadcast or a.peer or text
+            if other != "0.0.0.0":
+                entry[key] = other
+        v4.append(entry)
+    return v4, v6
 
 
-def _add(result: Dict[int, List[Dict[str, str]]], family: int, entry: Dict[str, str]) -> None:
-    result.setdefault(family, []).append(entry)
+def _key(iface: netifc.Interface) -> str:
+    return "peer" if iface.raw_flags & (_IFF_LOOPBACK | _IFF_POINTOPOINT) else "broadcast"
 
 
 def _lookup(name: str) -> netifc.Interface | None:
@@ -253,6 +214,11 @@ def _lookup(name: str) -> netifc.Interface | None:
         return netifc.interface_by_name(name)
     except (netifc.NoSuchInterface, ValueError):
         return None
+
+
+def _labelled_addrs() -> List[netifc.Addr]:
+    """Every address with a label (IPv4), in the kernel's order (one address dump)."""
+    return [a for a in netifc.interface_addrs() if a.label]
 
 
 # ---- the API ----------------------------------------------------------------------
@@ -270,14 +236,11 @@ def interfaces() -> List[str]:
     position = {i.index: n for n, i in enumerate(links)}
     seen = set(names)
     extra: List[Tuple[int, str]] = []
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-        for label, _ in _labels():
-            if label in seen:
-                continue
+    for a in _labelled_addrs():
+        label = a.label
+        if label not in seen and a.index in position:
             seen.add(label)
-            index = _link_of(sock, label)
-            if index in position:
-                extra.append((position[index], label))
+            extra.append((position[a.index], label))
     extra.sort(key=_first)  # stable: a link's labels keep their order
     return names + [label for _, label in extra]
 
@@ -293,10 +256,11 @@ def ifaddresses(ifname: str) -> Dict[int, List[Dict[str, str]]]:
     e.g. netifaces.AF_INET, and whose values are a list of addresses in
     that family that are attached to the network interface.
 
-    One link lookup and one request for that link's addresses (and, for
-    each IPv4 address, one ioctl that tells its label). Raises ValueError
-    ("You must specify a valid interface name.") for a name that is neither
-    a link nor an IPv4 label, TypeError unless ifname is a str.
+    A link's name: one link lookup and one request for that link's
+    addresses, its IPv4 addresses those whose label is its name.  Another
+    name: the IPv4 addresses of that label (one address dump).  Raises
+    ValueError ("You must specify a valid interface name.") for a name that
+    is neither a link nor an IPv4 label, TypeError unless ifname is a str.
     """
     if not isinstance(ifname, str):
         what = "None" if ifname is None else type(ifname).__name__
@@ -306,51 +270,47 @@ def ifaddresses(ifname: str) -> Dict[int, List[Dict[str, str]]]:
     iface = _lookup(ifname) if ifname else None
     if iface is None:
         return _labelled(ifname)
-    result: Dict[int, List[Dict[str, str]]] = {}
-    link = _link_entry(iface)
-    if link is not None:
-        _add(result, AF_LINK, link)
     try:
         addrs = iface.addrs()
     except netifc.NoSuchInterface:  # gone since it was looked up
         raise ValueError("You must specify a valid interface name.") from None
-    label = _encoded(ifname)
-    sock: socket.socket | None = None
-    try:
-        for a in addrs:
-            family = int(a.family)
-            if family == _AF_INET:
-                if sock is None:
-                    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-                if not _has_label(sock, label, socket.inet_aton(a.address)):
-                    continue  # under another label: an interface of its own
-            _add(result, family, _addr_entry(a, family, iface))
-    finally:
-        if sock is not None:
-            sock.close()
+    result: Dict[int, List[Dict[str, str]]] = {}
+    key = _key(iface)
+    link = _link_entry(iface, key)
+    if link is not None:
+        result[AF_LINK] = [link]
+    v4, v6 = _entries(addrs, key, ifname, ifname)
+    if v4:
+        result[AF_INET] = v4
+    if v6:
+        result[AF_INET6] = v6
     return result
 
 
 def _labelled(label: str) -> Dict[int, List[Dict[str, str]]]:
-    """The IPv4 addresses under a label that is no link's name (``eth0:1``):
-    of the link the kernel resolves it to, the name before ':'."""
-    if not label or len(_encoded(label)) > 15:
+    """The IPv4 addresses under a label that is no link's name (``eth0:1``),
+    in the kernel's order, each presented as on the link it is on."""
+    found: List[Dict[str, str]] = []
+    if label and len(_encoded(label)) < 16:
+        links: Dict[int, netifc.Interface | None] = {}
+        for a in _labelled_addrs():
+            if a.label != label:
+                continue
+            if a.index not in links:
+                try:
+                    links[a.index] = netifc.interface_by_index(a.index)
+                except netifc.NoSuchInterface:  # gone since the dump
+                    links[a.index] = None
+            iface = links[a.index]
+            if iface is not None:
+                found.extend(_entries((a,), _key(iface), label, None)[0])
+    if not found:
         raise ValueError("You must specify a valid interface name.")
-    wanted = _encoded(label)
-    result: Dict[int, List[Dict[str, str]]] = {}
-    base = _lookup(label.split(":", 1)[0]) if ":" in label else None
-    if base is not None:
-        try:
-            addrs = base.addrs()
-        except netifc.NoSuchInterface:
-            addrs = ()
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-            for a in addrs:
-                if a.family == _AF_INET and _has_label(sock, wanted, socket.inet_aton(a.address)):
-                    _add(result, AF_INET, _addr_entry(a, AF_INET, base))
-    if not result:
-        raise ValueError("You must specify a valid interface name.")
-    return result
+    return {AF_INET: found}
+
+
+def _encoded(name: str) -> bytes:
+    return name.encode("utf-8", "surrogateescape")
 
 
 _Gateways = Dict[Union[int, str], Union[Dict[int, Tuple[str, str]], List[Tuple[str, str, bool]]]]
