@@ -276,6 +276,34 @@ static void entry_set(entry *e, PyObject *rec, int present)
 	e->present = (uint8_t)present;
 }
 
+static int apply_addr(TablesObject *t, table *tab, PyObject *rec, int removed, int group, int asked,
+		      PyObject *out, PyObject *classes);
+
+/*
+ * Before a link is told removed (deleted, or moved to another namespace):
+ * each of its records still in the tables told gone.  The kernel frees some
+ * of a link's groups untold (ff01::1; all of them where it tells of no
+ * groups), and a mirror kept from the events would keep them.
+ */
+static int records_gone(TablesObject *t, int32_t index, PyObject *out, PyObject *classes)
+{
+	table *tabs[2] = {&t->addrs, &t->groups};
+	PyObject *had;
+	Py_ssize_t j;
+	int i, r = 0;
+
+	for (i = 0; r == 0 && i < 2; i++) {
+		if (!tabs[i]->tuple && !tabs[i]->d.n)
+			continue;       /* not kept */
+		if (!(had = lt_records_now(t, tabs[i], index)))
+			return -1;
+		for (j = 0; r == 0 && j < NETIFC_LIST_SIZE(had); j++)
+			r = apply_addr(t, tabs[i], NETIFC_LIST_ITEM(had, j), 1, i, 1, out, classes);
+		Py_DECREF(had);
+	}
+	return r;
+}
+
 /* 1 when the link is new or changed, 0 when not (or removed), -1 on error. */
 static int apply_link(TablesObject *t, PyObject *rec, int removed, PyObject *out, PyObject *classes)
 {
@@ -287,6 +315,8 @@ static int apply_link(TablesObject *t, PyObject *rec, int removed, PyObject *out
 
 	if (old && !removed && (same = PyObject_RichCompareBool(old, rec, Py_EQ)) != 0)
 		return same < 0 ? -1 : 0;
+	if (old && removed && records_gone(t, index, out, classes) < 0)
+		return -1;
 	lt_key_index(&k, index);       /* a link never told of is removed too: its records go */
 	if (!(e = lt_entry(&t->links.d, &k)))
 		return -1;

@@ -208,6 +208,43 @@ PyObject *lt_addr(TablesObject *t, table *tab, const struct key *k, uint32_t gon
 	return gone ? NULL : addr_in_tuple(PyModule_GetState(t->module), tab->tuple, k);
 }
 
+/* Link index's records of one table now, merged or not (a new list). */
+PyObject *lt_records_now(TablesObject *t, table *tab, int32_t index)
+{
+	modstate *st = PyModule_GetState(t->module);
+	Py_ssize_t i, n = tab->tuple ? NETIFC_TUPLE_SIZE(tab->tuple) : 0;
+	PyObject *res = PyList_New(0), *rec;
+	const struct netifc_addr *a;
+	struct key k;
+	uint32_t gone, j;
+	entry *e;
+	int rank;
+
+	lt_link(t, index, &gone);
+	for (rank = 0; res && !gone && rank < 2; rank++) {
+		for (i = n ? run_start(st, tab->tuple, rank, index) : 0; res && i < n; i++) {
+			rec = NETIFC_TUPLE_ITEM(tab->tuple, i);
+			a = netifc_addr_rec(st, rec);
+			if (a->index != index || family_rank(a) != rank)
+				break;
+			lt_key_addr(&k, a);
+			if ((e = delta_find(&tab->d, &k, key_hash(&k))) && !e->present)
+				continue;
+			if (PyList_Append(res, e ? e->rec : rec) < 0)
+				Py_CLEAR(res);
+		}
+	}
+	for (j = 0; res && j < tab->d.n; j++) {
+		e = &tab->d.v[j];
+		if (e->k.index != index || !e->present || e->seq <= gone ||
+		    (!gone && addr_in_tuple(st, tab->tuple, &e->k)))
+			continue;
+		if (PyList_Append(res, e->rec) < 0)
+			Py_CLEAR(res);
+	}
+	return res;
+}
+
 /* rec, or a copy whose zone is its link's name now (new references). */
 PyObject *lt_rezoned(modstate *st, PyObject *rec, PyObject *link)
 {

@@ -82,6 +82,7 @@ PyObject *lt_link_named(TablesObject *t, const char *name); /* merged; NULL+erro
 PyObject *lt_rezoned(modstate *st, PyObject *rec, PyObject *link);
 PyObject *lt_ordered(TablesObject *t, PyObject *tuple, int links);
 PyObject *lt_records_of(TablesObject *t, PyObject *tuple, int32_t index);
+PyObject *lt_records_now(TablesObject *t, table *tab, int32_t index); /* a list; merged or not */
 
 int lt_merge(TablesObject *t); /* every change merged in: 0, or -1 and an error */
 int lt_bound(TablesObject *t); /* merged once they outnumber a table */

@@ -1,0 +1,109 @@
+"""Live tables against what the kernel does behind their back, each checked with
+iproute2 in a namespace of the test's own: the groups a deleted (or moved)
+link leaves untold, lifetimes that count down untold, and tables read from a
+thread that moved to another namespace."""
+
+import os
+import socket
+import threading
+import time
+
+import pytest
+
+import netifc
+from conftest import require_namespaces
+from nslab import Netns, ip_groups, wait_link_locals
+
+TIMEOUT = 10  # seconds any one wait may take before the test fails
+NO_WATCH_MCAST = 16  # _set_backend's option: as a kernel that tells of no groups
+FAMILY = {socket.AF_INET: "inet", socket.AF_INET6: "inet6"}
+
+
+@pytest.fixture(params=[0, NO_WATCH_MCAST], ids=["groups-told", "groups-untold"])
+def path(request):
+    """Each test on the netlink backend, once as the kernel tells of groups and
+    once as one that does not (the tables then compare groups with a dump)."""
+    netifc._netifc._set_backend("netlink", request.param)
+    yield request.param
+    netifc._netifc._set_backend(os.environ.get("NETIFC_BACKEND", ""), 0)
+
+
+@pytest.fixture
+def ns():
+    """A namespace of this test's own without DAD; the calling thread in it."""
+    require_namespaces()
+    n = Netns("livek")
+    try:
+        for key in ("net.ipv6.conf.all.accept_dad", "net.ipv6.conf.default.accept_dad"):
+            n.sysctl(key, 0)
+        with n.entered():
+            yield n
+    finally:
+        n.delete()
+
+
+def group_keys(groups, index):
+    return sorted((FAMILY[g.family], g.address, g.zone) for g in groups if g.index == index)
+
+
+def until(what, check, timeout=TIMEOUT):
+    """Polls check() until it returns something true, which it returns; fails at the deadline."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = check()
+        if got:
+            return got
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what}: not within {timeout} s")
+        time.sleep(0.02)
+
+
+# ---- a link's groups, told gone before the link ----------------------------------
+
+
+@pytest.mark.parametrize("how", ["deleted", "moved"])
+def test_every_group_left_before_the_link_is_removed(ns, path, how):
+    ns.ip("link", "add", "g0", "type", "veth", "peer", "name", "g1")
+    ns.ip("link", "set", "g0", "up")
+    ns.ip("link", "set", "g1", "up")
+    wait_link_locals(ns, ["g0", "g1"])
+    index = ns.ipj("link", "show", "g0")[0]["ifindex"]
+    other = Netns("livek-to") if how == "moved" else None
+    try:
+        with netifc.Watcher() as w:
+            # the kernel's groups of g0 (ff01::1 among them), and the Watcher's the same
+            def agree():
+                w.poll(0.05)
+                kernel = ip_groups(ns).get(index)
+                return kernel if kernel and group_keys(w.groups, index) == kernel else None
+
+            told = until("the Watcher's groups of g0 those of ip maddr", agree)
+            assert ("inet6", "ff01::1", "g0") in told, told
+            if other:
+                ns.ip("link", "set", "g0", "netns", other.name)
+            else:
+                ns.ip("link", "del", "g0")
+            events = []
+
+            def removed():
+                events.extend(w.poll(0.05))
+                return any(
+                    isinstance(e, netifc.LinkRemoved) and e.link.index == index for e in events
+                )
+
+            until("LinkRemoved of g0", removed)
+        end = next(
+            i
+            for i, e in enumerate(events)
+            if isinstance(e, netifc.LinkRemoved) and e.link.index == index
+        )
+        left = [e.group for e in events[:end] if isinstance(e, netifc.GroupLeft)]
+        assert group_keys(left, index) == told, events
+        assert not any(
+            isinstance(e, (netifc.GroupLeft, netifc.GroupJoined)) and e.group.index == index
+            for e in events[end:]
+        ), events
+        assert index not in ip_groups(ns)
+    finally:
+        if other:
+            other.delete()
