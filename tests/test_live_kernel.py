@@ -5,7 +5,6 @@ thread that moved to another namespace."""
 
 import os
 import socket
-import threading
 import time
 
 import pytest
@@ -107,3 +106,71 @@ def test_every_group_left_before_the_link_is_removed(ns, path, how):
     finally:
         if other:
             other.delete()
+
+
+# ---- lifetimes, counted down as a dump's are ---------------------------------------
+
+
+def ip_lifetimes(ns, address):
+    """(preferred, valid) of the address as `ip -j addr` shows them now."""
+    for l in ns.ipj("addr", "show"):
+        for a in l.get("addr_info", []):
+            if a["local"] == address:
+                return a["preferred_life_time"], a["valid_life_time"]
+    raise AssertionError(f"{address} not listed by ip addr")
+
+
+def test_lifetimes_count_down(ns, path):
+    ns.ip("link", "add", "l0", "type", "veth", "peer", "name", "l1")
+    ns.ip("link", "set", "l0", "up")
+    with netifc.live() as lv, netifc.Watcher() as w:
+        ns.ip(
+            "addr",
+            "add",
+            "2001:db8:5::1/64",
+            "dev",
+            "l0",
+            "valid_lft",
+            "100",
+            "preferred_lft",
+            "50",
+        )
+        ns.ip(
+            "addr", "add", "198.51.100.7/24", "dev", "l0", "valid_lft", "90", "preferred_lft", "40"
+        )
+        ns.ip("addr", "add", "2001:db8:6::1/64", "dev", "l0")  # forever
+
+        def told(addrs, address):
+            return next((a for a in addrs if a.address == address), None)
+
+        def watched():
+            w.poll(0.05)
+            return all(told(w.addrs, x) for x in ("2001:db8:5::1", "198.51.100.7", "2001:db8:6::1"))
+
+        until("the Watcher told of the three addresses", watched)
+        # the kernel's count is down by two seconds: the tables' must be too
+        until("ip's valid lifetime below 99", lambda: ip_lifetimes(ns, "2001:db8:5::1")[1] < 99)
+        for address in ("2001:db8:5::1", "198.51.100.7"):
+            for tables in (lv, w):
+                before = ip_lifetimes(ns, address)
+                a = told(tables.addrs, address)
+                after = ip_lifetimes(ns, address)
+                got = (a.preferred_lifetime, a.valid_lifetime)
+                for k in (0, 1):
+                    assert after[k] - 1 <= got[k] <= before[k] + 1, (
+                        address,
+                        tables,
+                        before,
+                        got,
+                        after,
+                    )
+        forever = told(lv.addrs, "2001:db8:6::1")
+        assert (forever.preferred_lifetime, forever.valid_lifetime) == (
+            netifc.FOREVER,
+            netifc.FOREVER,
+        )
+        assert ip_lifetimes(ns, "2001:db8:6::1") == (netifc.FOREVER, netifc.FOREVER)
+        # an address's records by link are counted down the same way
+        a = told(lv.addrs_of(lv.by_name("l0")), "2001:db8:5::1")
+        before = ip_lifetimes(ns, "2001:db8:5::1")
+        assert abs(a.valid_lifetime - before[1]) <= 1, (a, before)

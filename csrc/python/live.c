@@ -170,6 +170,8 @@ static int reload(TablesObject *t)
 	t->addrs.tuple = addrs;
 	t->groups.tuple = groups;
 	links = addrs = groups = NULL;
+	if (lt_expiries(t, &t->addrs) < 0)
+		goto done;
 	PyMem_Free(t->by_name);
 	t->by_name = NULL;
 	let_go(t, &t->cache);
@@ -344,9 +346,15 @@ static int same_lifetimes(modstate *st, PyObject *x, PyObject *y)
 	return a->preferred == b->preferred && a->valid == b->valid;
 }
 
+static int runs_out(const struct netifc_addr *a)
+{
+	return a->has_lifetimes && a->preferred != NETIFC_FOREVER;
+}
+
 /*
  * An address or group told (or, asked: read from the kernel, whose lifetimes
- * count down since they were told, so only a change of its fields counts).
+ * count down since they were told, so only a change of its fields counts;
+ * lifetimes that run out are counted down from the answer from now on).
  */
 static int apply_addr(TablesObject *t, table *tab, PyObject *rec, int removed, int group, int asked,
 		      PyObject *out, PyObject *classes)
@@ -357,7 +365,7 @@ static int apply_addr(TablesObject *t, table *tab, PyObject *rec, int removed, i
 	uint32_t gone;
 	struct key k;
 	entry *e;
-	int same = 0, kind, r = -1;
+	int same = 0, quiet = 0, kind, r = -1;
 
 	lt_key_addr(&k, a);
 	link = lt_link(t, k.index, &gone);
@@ -368,13 +376,18 @@ static int apply_addr(TablesObject *t, table *tab, PyObject *rec, int removed, i
 		goto done;
 	if ((removed && !was) || (same && (group || asked || same_lifetimes(st, was, rec)))) {
 		r = 0;
-		goto done;
+		if (!(quiet = same && asked && !group && runs_out(a)))
+			goto done;
 	}
 	if (!(e = lt_entry(&tab->d, &k)))
 		goto done;
 	if (!removed && !(e->present && e->seq > gone))
 		e->seq = ++t->seq;      /* added (again): it goes after its link's others */
 	entry_set(e, Py_NewRef(removed ? was : rec), !removed);
+	if (!removed)   /* its lifetimes as of now, counted down from here */
+		lt_expiry(&e->exp, a, runs_out(a) ? lt_now() : 0);
+	if (quiet)
+		goto done;
 	if (group)
 		kind = removed ? EV_GROUP_LEFT : EV_GROUP_JOINED;
 	else
@@ -648,6 +661,9 @@ static int apply(TablesObject *t, struct nl_events *ev, PyObject *out, PyObject 
 				r = ask_later(&q, netifc_iface_index(rec));
 		} else {
 			a = &ev->addrs.v[e->at];
+			if (e->kind == NL_EV_ADDR_NEW && t->late && runs_out(a) &&
+			    (r = ask_later(&q, a->index)) < 0)
+				break;
 			name[0] = 0;
 			if (netifc_addr_needs_zone(a))
 				zone_of(t, ev, i, a->index, name);
@@ -777,6 +793,13 @@ static int open_watch(TablesObject *t)
 }
 
 /*
+ * A notification's lifetimes are those of when it was sent, which a read
+ * more than this long after the last (ms) cannot tell well enough: their
+ * links' addresses are asked for (at most once a read).
+ */
+#define LATE_MS 500
+
+/*
  * Under the lock: every pending notification applied (a live table whose
  * socket was closed, here or by a fork, opens another and reads the tables
  * again).  out: the events, made from classes; NULL for none.
@@ -785,6 +808,7 @@ static int take(TablesObject *t, PyObject *out, PyObject *classes)
 {
 	struct netifc_call call = {.step = "netlink watch recv"};
 	struct nl_events ev = {0};
+	int64_t now;
 	int r;
 
 	if (t->w.fd < 0) {
@@ -799,6 +823,9 @@ static int take(TablesObject *t, PyObject *out, PyObject *classes)
 			return -1;
 		t->stale = 1;
 	}
+	now = lt_now();
+	t->late = now - t->read_at > LATE_MS;
+	t->read_at = now;
 	r = nl_watch_read(&t->w, &ev);
 	if (r < 0) {
 		t->stale = 1; /* what it took before failing is lost */
@@ -832,7 +859,7 @@ static int take(TablesObject *t, PyObject *out, PyObject *classes)
 /* A read: (for a live table) take what is pending, then (whole) lt_merge. */
 static int ready(TablesObject *t, int whole, int groups)
 {
-	int first;
+	int first, aged = 0;
 
 	if (enter(t) < 0)
 		return -1;
@@ -840,10 +867,12 @@ static int ready(TablesObject *t, int whole, int groups)
 		t->keep_groups = t->stale = 1; /* kept from now on: read below */
 	if ((t->live && take(t, NULL, NULL) < 0) ||
 	    (t->live && groups && !first && groups_untold(t) && regroup(t, NULL, NULL) < 0) ||
-	    (whole && lt_merge(t) < 0)) {
+	    (whole && (lt_merge(t) < 0 || (aged = lt_age(t, &t->addrs)) < 0))) {
 		leave(t);
 		return -1;
 	}
+	if (aged)
+		let_go(t, &t->cache);
 	return 0;
 }
 
@@ -881,6 +910,7 @@ static PyObject *tables_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
 		t->ns_dev = 0;
 		t->ns_ino = 0;
 	}
+	t->read_at = lt_now();
 	if (open_watch(t) < 0 || reload(t) < 0) { /* the socket first: nothing is missed */
 		Py_DECREF(t);
 		return NULL;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "python/live_table.h"
 
@@ -115,6 +116,106 @@ void lt_clear(table *t)
 {
 	Py_CLEAR(t->tuple);
 	delta_clear(&t->d);
+	PyMem_Free(t->exp);
+	t->exp = NULL;
+}
+
+/* ---- lifetimes, counted down ---------------------------------------------- */
+
+int64_t lt_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* As the kernel counts them: the valid lifetime only while the preferred one is finite. */
+void lt_expiry(struct expiry *x, const struct netifc_addr *a, int64_t now)
+{
+	x->preferred = x->valid = LT_NEVER;
+	if (!a || !a->has_lifetimes || a->preferred == NETIFC_FOREVER)
+		return;
+	x->preferred = now + (int64_t)a->preferred * 1000;
+	if (a->valid != NETIFC_FOREVER)
+		x->valid = now + (int64_t)a->valid * 1000;
+}
+
+static int runs_out(const struct expiry *x)
+{
+	return x->preferred != LT_NEVER || x->valid != LT_NEVER;
+}
+
+/*
+ * The whole seconds left at now of a lifetime that ends at end; *next: made
+ * no later than when that drops by one.  The kernel counts from when it set
+ * them and rounds up; a notification tells them later, rounded: so this is
+ * within a second of what a dump says then, for one read within a second
+ * of the notification (live.c: LATE_MS).
+ */
+static uint32_t left(int64_t end, int64_t now, int64_t *next)
+{
+	int64_t v;
+
+	if (end == LT_NEVER)
+		return NETIFC_FOREVER;
+	if (end <= now)
+		return 0;
+	v = (end - now) / 1000;
+	if (v > 0 && end - 1000 * v + 1 < *next)
+		*next = end - 1000 * v + 1;
+	return v < NETIFC_FOREVER ? (uint32_t)v : NETIFC_FOREVER - 1;
+}
+
+/*
+ * rec as it is now (a new reference): its zone its link's name (link NULL:
+ * as it is), its lifetimes x counted down to now (x NULL: as told).
+ */
+static PyObject *record_now(modstate *st, PyObject *rec, PyObject *link, const struct expiry *x,
+			    int64_t now, int64_t *next)
+{
+	const struct netifc_addr *a = netifc_addr_rec(st, rec);
+	const char *name = link ? netifc_iface_name(st, link) : NULL;
+	int rezone = name && netifc_addr_needs_zone(a) && strcmp(a->zone, name);
+	struct netifc_addr copy = *a;
+
+	if (x && runs_out(x)) {
+		copy.preferred = left(x->preferred, now, next);
+		copy.valid = left(x->valid, now, next);
+	}
+	if (!rezone && copy.preferred == a->preferred && copy.valid == a->valid)
+		return Py_NewRef(rec);
+	if (rezone) {
+		memset(copy.zone, 0, sizeof copy.zone);
+		/* at most 15 bytes into the zeroed zone: memcpy, as GCC 16's
+		 * -Wstringop-truncation refuses the same strncpy */
+		memcpy(copy.zone, name, strnlen(name, sizeof copy.zone - 1));
+	}
+	return netifc_new_addr(st, &copy);
+}
+
+/* A tuple made, with its records' expiries by position (NULL: none runs out). */
+struct made {
+	PyObject *tuple;
+	struct expiry *exp;
+	int64_t next;
+};
+
+static void install(table *tab, struct made *m)
+{
+	Py_XSETREF(tab->tuple, m->tuple);
+	PyMem_Free(tab->exp);
+	tab->exp = m->exp;
+	tab->next_age = m->next;
+	m->tuple = NULL;
+	m->exp = NULL;
+}
+
+static void made_free(struct made *m)
+{
+	Py_CLEAR(m->tuple);
+	PyMem_Free(m->exp);
+	m->exp = NULL;
 }
 
 /* ---- the records as they are now ---------------------------------------- */
@@ -248,18 +349,7 @@ PyObject *lt_records_now(TablesObject *t, table *tab, int32_t index)
 /* rec, or a copy whose zone is its link's name now (new references). */
 PyObject *lt_rezoned(modstate *st, PyObject *rec, PyObject *link)
 {
-	const struct netifc_addr *a = netifc_addr_rec(st, rec);
-	const char *name = netifc_iface_name(st, link);
-	struct netifc_addr copy;
-
-	if (!netifc_addr_needs_zone(a) || !strcmp(a->zone, name))
-		return Py_NewRef(rec);
-	copy = *a;
-	memset(copy.zone, 0, sizeof copy.zone);
-	/* at most 15 bytes into the zeroed zone: memcpy, as GCC 16's
-	 * -Wstringop-truncation refuses the same strncpy */
-	memcpy(copy.zone, name, strnlen(name, sizeof copy.zone - 1));
-	return netifc_new_addr(st, &copy);
+	return record_now(st, rec, link, NULL, 0, NULL);
 }
 
 /* ---- merging the changes in --------------------------------------------- */
@@ -269,6 +359,7 @@ struct placed {
 	uint8_t rank;
 	uint32_t order;
 	PyObject *rec;          /* borrowed */
+	struct expiry exp;
 };
 
 static int placed_cmp(const void *x, const void *y)
@@ -282,24 +373,50 @@ static int placed_cmp(const void *x, const void *y)
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
-static PyObject *placed_at(void *t, const void *placed, size_t i)
-{
-	(void)t;
-	return Py_NewRef(((const struct placed *)placed)[i].rec);
-}
+struct making {
+	TablesObject *t;
+	int zones;
+	int64_t now, next;
+};
 
-/* The record, lt_rezoned by its link (NULL: by none). */
-static PyObject *placed_rezoned(void *t, const void *placed, size_t i)
+/* The record, lt_rezoned by its link if zones (by none: NULL), its lifetimes counted down. */
+static PyObject *placed_made(void *ctx, const void *placed, size_t i)
 {
+	struct making *m = ctx;
 	const struct placed *p = (const struct placed *)placed + i;
 
-	return lt_rezoned(PyModule_GetState(TABLES(t)->module), p->rec, lt_link(t, p->index, NULL));
+	if (!m->zones && !runs_out(&p->exp))
+		return Py_NewRef(p->rec);
+	return record_now(PyModule_GetState(m->t->module), p->rec,
+			  m->zones ? lt_link(m->t, p->index, NULL) : NULL, &p->exp, m->now,
+			  &m->next);
 }
 
-/* A tuple of the n records, each lt_rezoned by its link if zones. */
-static PyObject *tuple_of(TablesObject *t, const struct placed *p, size_t n, int zones)
+/* A tuple of the n records, each lt_rezoned by its link if zones, as they are now. */
+static int make_tuple(TablesObject *t, const struct placed *p, size_t n, int zones, struct made *out)
 {
-	return netifc_tuple_of(t, p, n, zones ? placed_rezoned : placed_at);
+	struct making m = {t, zones, 0, INT64_MAX};
+	size_t i;
+	int finite = 0;
+
+	for (i = 0; i < n && !finite; i++)
+		finite = runs_out(&p[i].exp);
+	out->exp = NULL;
+	if (finite) {
+		m.now = lt_now();
+		if (!(out->exp = PyMem_Calloc(n, sizeof *out->exp))) {
+			PyErr_NoMemory();
+			return -1;
+		}
+		for (i = 0; i < n; i++)
+			out->exp[i] = p[i].exp;
+	}
+	if (!(out->tuple = netifc_tuple_of(&m, p, n, placed_made))) {
+		made_free(out);
+		return -1;
+	}
+	out->next = m.next;
+	return 0;
 }
 
 /* The links tuple with the changes in. */
@@ -311,13 +428,15 @@ static PyObject *merged_links(TablesObject *t)
 	struct placed *add = PyMem_Calloc(d->n + 1, sizeof *add);
 	size_t n = 0, na = 0, j = 0;
 	PyObject *res = NULL, *b;
+	struct made made;
 	uint32_t k;
 
 	if (!out || !add)
 		goto done;
 	for (k = 0; k < d->n; k++)
-		add[na++] = (struct placed){d->v[k].k.index, 0, k,
-					    d->v[k].present ? d->v[k].rec : NULL};
+		add[na++] = (struct placed){.index = d->v[k].k.index,
+					    .order = k,
+					    .rec = d->v[k].present ? d->v[k].rec : NULL};
 	qsort(add, na, sizeof *add, placed_cmp);
 	while (i < nb || j < na) {
 		b = i < nb ? NETIFC_TUPLE_ITEM(t->links.tuple, i) : NULL;
@@ -328,20 +447,46 @@ static PyObject *merged_links(TablesObject *t)
 				out[n++] = add[j];
 			j++;
 		} else {
-			out[n++] = (struct placed){netifc_iface_index(b), 0, 0, b};
+			out[n++] = (struct placed){.index = netifc_iface_index(b), .rec = b};
 			i++;
 		}
 	}
-	res = tuple_of(t, out, n, 0);
+	if (make_tuple(t, out, n, 0, &made) == 0)
+		res = made.tuple;       /* (links run out never: no expiries) */
 done:
 	PyMem_Free(out);
 	PyMem_Free(add);
 	return res ? res : (PyErr_Occurred() ? NULL : PyErr_NoMemory());
 }
 
+/* What a merge keeps aside: records (a list) and their expiries. */
+struct carry {
+	PyObject *list;
+	struct expiry *exp;
+	size_t cap;
+};
+
+static int carry_add(struct carry *c, PyObject *rec, const struct expiry *x)
+{
+	size_t n = (size_t)NETIFC_LIST_SIZE(c->list), cap;
+	struct expiry *v;
+
+	if (n == c->cap) {
+		cap = c->cap ? 2 * c->cap : 8;
+		if (!(v = PyMem_Realloc(c->exp, cap * sizeof *v))) {
+			PyErr_NoMemory();
+			return -1;
+		}
+		c->exp = v;
+		c->cap = cap;
+	}
+	c->exp[n] = *x;
+	return PyList_Append(c->list, rec);
+}
+
 /* An address or group tuple with the changes in: only records of links
  * there now, each with its link's name as its zone. */
-static PyObject *merged_addrs(TablesObject *t, table *tab, PyObject *carry)
+static int merged_addrs(TablesObject *t, table *tab, struct carry *carry, struct made *res)
 {
 	modstate *st = PyModule_GetState(t->module);
 	delta *d = &tab->d;
@@ -351,10 +496,12 @@ static PyObject *merged_addrs(TablesObject *t, table *tab, PyObject *carry)
 	struct placed *all = NULL;
 	size_t n = 0, na = 0, j = 0, m = 0, o = 0;
 	const struct netifc_addr *a;
-	PyObject *res = NULL, *b, *link;
+	struct expiry x;
+	PyObject *b, *link;
 	uint32_t k, gone;
 	struct key key;
 	entry *e;
+	int r = -1;
 
 	if (!out || !add)
 		goto done;
@@ -366,19 +513,21 @@ static PyObject *merged_addrs(TablesObject *t, table *tab, PyObject *carry)
 		link = lt_link(t, a->index, &gone);
 		if (gone)
 			continue;
+		x = tab->exp ? tab->exp[i] : (struct expiry){LT_NEVER, LT_NEVER};
 		lt_key_addr(&key, a);
 		if ((e = delta_find(d, &key, key_hash(&key)))) {
 			e->used = 1;
 			if (!e->present)
 				continue;
 			b = e->rec;
+			x = e->exp;
 		}
 		if (!link) {            /* its link not told of yet: kept aside */
-			if (PyList_Append(carry, b) < 0)
+			if (carry_add(carry, b, &x) < 0)
 				goto done;
 			continue;
 		}
-		out[n++] = (struct placed){a->index, (uint8_t)family_rank(a), 0, b};
+		out[n++] = (struct placed){a->index, (uint8_t)family_rank(a), 0, b, x};
 	}
 	for (k = 0; k < d->n; k++) {
 		e = &d->v[k];
@@ -388,12 +537,13 @@ static PyObject *merged_addrs(TablesObject *t, table *tab, PyObject *carry)
 		if (e->seq <= gone)
 			continue;
 		if (!link) {
-			if (PyList_Append(carry, e->rec) < 0)
+			if (carry_add(carry, e->rec, &e->exp) < 0)
 				goto done;
 			continue;
 		}
 		a = netifc_addr_rec(st, e->rec);
-		add[na++] = (struct placed){a->index, (uint8_t)family_rank(a), e->seq, e->rec};
+		add[na++] =
+			(struct placed){a->index, (uint8_t)family_rank(a), e->seq, e->rec, e->exp};
 	}
 	qsort(add, na, sizeof *add, placed_cmp);
 	if (!(all = PyMem_Calloc(n + na + 1, sizeof *all)))
@@ -405,29 +555,32 @@ static PyObject *merged_addrs(TablesObject *t, table *tab, PyObject *carry)
 		else
 			all[m++] = out[o++];
 	}
-	res = tuple_of(t, all, m, 1);
+	r = make_tuple(t, all, m, 1, res);
 done:
 	PyMem_Free(out);
 	PyMem_Free(add);
 	PyMem_Free(all);
-	return res ? res : (PyErr_Occurred() ? NULL : PyErr_NoMemory());
+	if (r < 0 && !PyErr_Occurred())
+		PyErr_NoMemory();
+	return r;
 }
 
 /* The records kept aside by a merge, told again into tab's (cleared) changes. */
-static int carry_over(TablesObject *t, table *tab, PyObject *carry)
+static int carry_over(TablesObject *t, table *tab, const struct carry *carry)
 {
 	modstate *st = PyModule_GetState(t->module);
 	Py_ssize_t i;
 	struct key k;
 	entry *e;
 
-	for (i = 0; i < NETIFC_LIST_SIZE(carry); i++) {
-		lt_key_addr(&k, netifc_addr_rec(st, NETIFC_LIST_ITEM(carry, i)));
+	for (i = 0; i < NETIFC_LIST_SIZE(carry->list); i++) {
+		lt_key_addr(&k, netifc_addr_rec(st, NETIFC_LIST_ITEM(carry->list, i)));
 		if (!(e = lt_entry(&tab->d, &k)))
 			return -1;
-		Py_XSETREF(e->rec, Py_NewRef(NETIFC_LIST_ITEM(carry, i)));
+		Py_XSETREF(e->rec, Py_NewRef(NETIFC_LIST_ITEM(carry->list, i)));
 		e->present = 1;
 		e->seq = ++t->seq;
+		e->exp = carry->exp[i];
 	}
 	return 0;
 }
@@ -439,44 +592,98 @@ static int carry_over(TablesObject *t, table *tab, PyObject *carry)
  */
 int lt_merge(TablesObject *t)
 {
-	PyObject *addrs = NULL, *groups = NULL, *links = NULL;
-	PyObject *carry_a = PyList_New(0), *carry_g = PyList_New(0);
+	struct made addrs = {0}, groups = {0};
+	struct carry carry_a = {PyList_New(0), NULL, 0}, carry_g = {PyList_New(0), NULL, 0};
+	PyObject *links = NULL;
 	int r = -1;
 
-	if (!carry_a || !carry_g)
+	if (!carry_a.list || !carry_g.list)
 		goto done;
 	if (!t->links.d.n && !t->addrs.d.n && !t->groups.d.n) {
 		r = 0;
 		goto done;
 	}
-	if (!(addrs = merged_addrs(t, &t->addrs, carry_a)) ||
-	    (t->groups.tuple && !(groups = merged_addrs(t, &t->groups, carry_g))) ||
+	if (merged_addrs(t, &t->addrs, &carry_a, &addrs) < 0 ||
+	    (t->groups.tuple && merged_addrs(t, &t->groups, &carry_g, &groups) < 0) ||
 	    !(links = merged_links(t)))
 		goto done;
 	if (t->links.d.n) {
 		PyMem_Free(t->by_name);
 		t->by_name = NULL;
 	}
-	Py_XSETREF(t->addrs.tuple, addrs);
-	if (groups)
-		Py_XSETREF(t->groups.tuple, groups);
+	install(&t->addrs, &addrs);
+	if (groups.tuple)
+		install(&t->groups, &groups);
 	Py_XSETREF(t->links.tuple, links);
-	addrs = groups = links = NULL;
+	links = NULL;
 	delta_clear(&t->links.d);
 	delta_clear(&t->addrs.d);
 	delta_clear(&t->groups.d);
 	t->seq = 0;
-	if (carry_over(t, &t->addrs, carry_a) < 0 || carry_over(t, &t->groups, carry_g) < 0)
+	if (carry_over(t, &t->addrs, &carry_a) < 0 || carry_over(t, &t->groups, &carry_g) < 0)
 		t->stale = 1;   /* what was kept aside is lost: read the tables again */
 	else
 		r = 0;
 done:
-	Py_XDECREF(addrs);
-	Py_XDECREF(groups);
+	made_free(&addrs);
+	made_free(&groups);
 	Py_XDECREF(links);
-	Py_XDECREF(carry_a);
-	Py_XDECREF(carry_g);
+	Py_XDECREF(carry_a.list);
+	Py_XDECREF(carry_g.list);
+	PyMem_Free(carry_a.exp);
+	PyMem_Free(carry_g.exp);
 	return r;
+}
+
+/* The expiries of a tuple just read from the kernel: its lifetimes are as of now. */
+int lt_expiries(TablesObject *t, table *tab)
+{
+	modstate *st = PyModule_GetState(t->module);
+	Py_ssize_t i, n = tab->tuple ? NETIFC_TUPLE_SIZE(tab->tuple) : 0;
+	int64_t now = lt_now(), next = INT64_MAX;
+	struct expiry x, *v = NULL;
+
+	for (i = 0; i < n; i++) {
+		lt_expiry(&x, netifc_addr_rec(st, NETIFC_TUPLE_ITEM(tab->tuple, i)), now);
+		if (!runs_out(&x))
+			continue;
+		if (!v && !(v = PyMem_Calloc((size_t)n, sizeof *v))) {
+			PyErr_NoMemory();
+			return -1;
+		}
+		v[i] = x;
+		left(x.preferred, now, &next);
+		left(x.valid, now, &next);
+	}
+	PyMem_Free(tab->exp);
+	tab->exp = v;
+	tab->next_age = next;
+	return 0;
+}
+
+/* Merged: the tuple made anew once a lifetime in it has dropped by a second (1), else 0. */
+int lt_age(TablesObject *t, table *tab)
+{
+	Py_ssize_t i, n;
+	struct placed *p;
+	struct made m;
+	int r;
+
+	if (!tab->exp || !tab->tuple || lt_now() < tab->next_age)
+		return 0;
+	n = NETIFC_TUPLE_SIZE(tab->tuple);
+	if (!(p = PyMem_Calloc((size_t)n + 1, sizeof *p))) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		p[i] = (struct placed){.rec = NETIFC_TUPLE_ITEM(tab->tuple, i), .exp = tab->exp[i]};
+	r = make_tuple(t, p, (size_t)n, 0, &m);
+	PyMem_Free(p);
+	if (r < 0)
+		return -1;
+	install(tab, &m);
+	return 1;
 }
 
 size_t lt_len(PyObject *tuple)
@@ -501,6 +708,7 @@ PyObject *lt_ordered(TablesObject *t, PyObject *tuple, int links)
 	Py_ssize_t n = NETIFC_TUPLE_SIZE(tuple), i;
 	struct placed *p = PyMem_Calloc((size_t)n + 1, sizeof *p);
 	const struct netifc_addr *a;
+	struct made made;
 	PyObject *res;
 
 	if (!p)
@@ -516,16 +724,21 @@ PyObject *lt_ordered(TablesObject *t, PyObject *tuple, int links)
 						 Py_TYPE(o));
 		}
 		if (links) {
-			p[i] = (struct placed){netifc_iface_index(o), 0, (uint32_t)i, o};
+			p[i] = (struct placed){
+				.index = netifc_iface_index(o), .order = (uint32_t)i, .rec = o};
 		} else {
 			a = netifc_addr_rec(st, o);
-			p[i] = (struct placed){a->index, (uint8_t)family_rank(a), (uint32_t)i, o};
+			p[i] = (struct placed){a->index,
+					       (uint8_t)family_rank(a),
+					       (uint32_t)i,
+					       o,
+					       {LT_NEVER, LT_NEVER}};
 		}
 	}
 	qsort(p, (size_t)n, sizeof *p, placed_cmp);
-	res = tuple_of(t, p, (size_t)n, 0);
+	res = make_tuple(t, p, (size_t)n, 0, &made) < 0 ? NULL : made.tuple;
 	PyMem_Free(p);
-	return res;
+	return res;     /* (no expiries among a dump's placed: lt_expiries tells them) */
 }
 
 /* ---- lookups by name and by link ---------------------------------------- */

@@ -19,8 +19,19 @@ struct key {
 	uint8_t local[16], peer[16];
 };
 
+/*
+ * When an address's lifetimes run out, in ms of CLOCK_MONOTONIC (which, as
+ * the kernel's count of them, stops while the system sleeps); LT_NEVER:
+ * forever, or not known (so a zeroed one is).  What a read returns is counted down from them.
+ */
+#define LT_NEVER 0
+struct expiry {
+	int64_t preferred, valid;
+};
+
 typedef struct {
 	struct key k;
+	struct expiry exp;      /* of rec, from when it was told */
 	PyObject *rec;          /* the last record told of it (a removed one too) */
 	uint32_t seq;           /* when it was last added: orders additions */
 	uint32_t gone;          /* links: when last removed (0: not since the tuple) */
@@ -38,6 +49,8 @@ typedef struct {                /* the changes since the tuple, by key */
 typedef struct {
 	PyObject *tuple;        /* NULL: not kept (groups, until a live table is asked) */
 	delta d;
+	struct expiry *exp;     /* the tuple's records', by position; NULL: none runs out */
+	int64_t next_age;       /* when a lifetime of the tuple next drops a second */
 } table;
 
 typedef struct {
@@ -49,6 +62,8 @@ typedef struct {
 	uint8_t live;           /* reads take what is pending first */
 	uint8_t stale;          /* events were lost and the tables not read since */
 	uint8_t keep_groups;
+	uint8_t late;           /* this read's notifications may be old (live.c: LATE_MS) */
+	int64_t read_at;        /* when the socket was last read (lt_now) */
 	uint32_t seq;
 	dev_t ns_dev;           /* the namespace watched */
 	ino_t ns_ino;
@@ -83,6 +98,12 @@ PyObject *lt_rezoned(modstate *st, PyObject *rec, PyObject *link);
 PyObject *lt_ordered(TablesObject *t, PyObject *tuple, int links);
 PyObject *lt_records_of(TablesObject *t, PyObject *tuple, int32_t index);
 PyObject *lt_records_now(TablesObject *t, table *tab, int32_t index); /* a list; merged or not */
+
+/* Lifetimes: now (CLOCK_MONOTONIC, ms); rec's expiry, told now. */
+int64_t lt_now(void);
+void lt_expiry(struct expiry *x, const struct netifc_addr *a, int64_t now);
+int lt_expiries(TablesObject *t, table *tab);   /* of a tuple just read: 0, or -1 and an error */
+int lt_age(TablesObject *t, table *tab); /* merged: counted down to now; 1 when the tuple is new */
 
 int lt_merge(TablesObject *t); /* every change merged in: 0, or -1 and an error */
 int lt_bound(TablesObject *t); /* merged once they outnumber a table */
