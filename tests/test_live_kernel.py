@@ -5,6 +5,7 @@ thread that moved to another namespace."""
 
 import os
 import socket
+import threading
 import time
 
 import pytest
@@ -174,3 +175,60 @@ def test_lifetimes_count_down(ns, path):
         a = told(lv.addrs_of(lv.by_name("l0")), "2001:db8:5::1")
         before = ip_lifetimes(ns, "2001:db8:5::1")
         assert abs(a.valid_lifetime - before[1]) <= 1, (a, before)
+
+
+# ---- tables read from a thread in another namespace ---------------------------------
+
+
+def in_thread_inside(other, fn):
+    """fn() in a new thread that moved into the namespace other: what it returned or raised."""
+    out = {}
+
+    def run():
+        with other.entered():
+            try:
+                out["value"] = fn()
+            except Exception as e:  # handed back to the test
+                out["error"] = e
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join(TIMEOUT)
+    assert not t.is_alive(), "the read did not return"
+    return out
+
+
+def test_a_thread_in_another_namespace_is_refused_by_every_path(ns):
+    netifc._netifc._set_backend("netlink", NO_WATCH_MCAST)
+    other = Netns("livek-b")
+    try:
+        ns.ip("link", "add", "n0", "type", "veth", "peer", "name", "n1")
+        other.ip("link", "add", "o0", "type", "veth", "peer", "name", "o1")
+        with netifc.live() as lv, netifc.live() as fresh:
+            lv.groups  # kept from now on: each read of them compares them with a dump
+            # regroup (the groups' dump of every read, where the kernel tells of none)
+            got = in_thread_inside(other, lambda: lv.groups)
+            assert isinstance(got.get("error"), RuntimeError), got
+            message = str(got["error"])
+            assert "another one" in message, message
+            # reload (the first read of the groups)
+            got = in_thread_inside(other, lambda: fresh.groups)
+            assert isinstance(got.get("error"), RuntimeError), got
+            assert str(got["error"]) == message
+            # reconcile (a link's change asks for its addresses)
+            ns.ip("link", "set", "n0", "mtu", "1400")
+            got = in_thread_inside(other, lambda: lv.interfaces)
+            assert isinstance(got.get("error"), RuntimeError), got
+            assert str(got["error"]) == message
+            # from the namespace they watch: its groups, as ip maddr lists them
+            kernel = {i: rows for i, rows in ip_groups(ns).items() if rows}
+            mine = {
+                i.index: group_keys(lv.groups, i.index)
+                for i in lv.interfaces
+                if group_keys(lv.groups, i.index)
+            }
+            assert mine == kernel
+            assert lv.by_name("n0").mtu == 1400
+    finally:
+        other.delete()
+        netifc._netifc._set_backend(os.environ.get("NETIFC_BACKEND", ""), 0)

@@ -35,9 +35,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 
 #include "netlink/fork.h"
+#include "netlink/socket.h"
 #include "python/live.h"
 #include "python/live_table.h"
 #include "python/netns.h"
@@ -85,24 +85,12 @@ static void count_forks_from_now(void)
 
 /* ---- reading the tables ------------------------------------------------- */
 
-static int netns_of_thread(dev_t *dev, ino_t *ino)
-{
-	struct stat s;
-
-	if (stat("/proc/thread-self/ns/net", &s) < 0 && stat("/proc/self/ns/net", &s) < 0)
-		return -1;
-	*dev = s.st_dev;
-	*ino = s.st_ino;
-	return 0;
-}
-
 /* -1 and RuntimeError when this thread is in another namespace than the tables watch. */
 static int elsewhere(TablesObject *t)
 {
-	dev_t dev;
-	ino_t ino;
+	char id[NL_NS_ID_SIZE];
 
-	if (!t->netns && netns_of_thread(&dev, &ino) == 0 && (dev != t->ns_dev || ino != t->ns_ino)) {
+	if (!t->netns && t->ns_id[0] && nl_thread_ns(id) == 0 && strcmp(id, t->ns_id)) {
 		PyErr_SetString(PyExc_RuntimeError,
 				"netifc: live tables are read again from the"
 				" network namespace they watch; this thread is in another one");
@@ -487,9 +475,7 @@ static int ask(TablesObject *t, enum netifc_kind kind, int32_t index, const char
 	Py_BEGIN_ALLOW_THREADS
 	r = nl_watch_link_addrs(&call, kind, index, name, out);
 	Py_END_ALLOW_THREADS
-	if (r == -EBADF && t->netns)    /* closed meanwhile by another thread */
-		PyErr_SetString(PyExc_ValueError, "I/O operation on a closed network namespace");
-	else if (r < 0)
+	if (r < 0)      /* (-EBADF: the namespace closed meanwhile by another thread) */
 		netifc_core_error(PyModule_GetState(t->module), &call, r, NULL);
 	return r < 0 ? -1 : 0;
 }
@@ -580,7 +566,7 @@ static int regroup(TablesObject *t, PyObject *out, PyObject *classes)
 	Py_ssize_t i;
 	int r = -1;
 
-	if (!(multi = dump(t, 1)) || lt_merge(t) < 0)
+	if (elsewhere(t) < 0 || !(multi = dump(t, 1)) || lt_merge(t) < 0)
 		goto done;
 	now = NETIFC_TUPLE_ITEM(multi, 1);
 	had = Py_NewRef(t->groups.tuple);
@@ -603,7 +589,7 @@ static int regroup(TablesObject *t, PyObject *out, PyObject *classes)
 		if (apply_addr(t, &t->groups, g, 0, 1, 1, out, classes) < 0)
 			goto done;
 	}
-	Py_CLEAR(t->cache);
+	let_go(t, &t->cache);
 	r = 0;
 done:
 	PyMem_Free(keys);
@@ -779,12 +765,9 @@ static int open_watch(TablesObject *t)
 
 	if (t->netns && !ns)
 		return -1;
+	call.ns = ns;
 	r = nl_watch_open(&t->w, ns, groups);
-	if (r == -EBADF && ns) { /* closed meanwhile by another thread */
-		PyErr_SetString(PyExc_ValueError, "I/O operation on a closed network namespace");
-		return -1;
-	}
-	if (r < 0) {
+	if (r < 0) { /* (-EBADF: the namespace closed meanwhile by another thread) */
 		netifc_core_error(st, &call, r, NULL);
 		return -1;
 	}
@@ -906,10 +889,8 @@ static PyObject *tables_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
 		return PyErr_NoMemory();
 	}
 	t->held = t->lock;
-	if (netns_of_thread(&t->ns_dev, &t->ns_ino) < 0) {
-		t->ns_dev = 0;
-		t->ns_ino = 0;
-	}
+	if (nl_thread_ns(t->ns_id) < 0)
+		t->ns_id[0] = 0; /* not known: not checked */
 	t->read_at = lt_now();
 	if (open_watch(t) < 0 || reload(t) < 0) { /* the socket first: nothing is missed */
 		Py_DECREF(t);

@@ -6,9 +6,8 @@
 #ifndef NETIFC_LIVE_TABLE_H
 #define NETIFC_LIVE_TABLE_H
 
-#include <sys/types.h>
-
 #include "python/record.h"
+#include "netlink/socket.h"
 #include "netlink/watch.h"
 
 /* What a record is found by: a link's index; an address's or group's link,
@@ -65,8 +64,7 @@ typedef struct {
 	uint8_t late;           /* this read's notifications may be old (live.c: LATE_MS) */
 	int64_t read_at;        /* when the socket was last read (lt_now) */
 	uint32_t seq;
-	dev_t ns_dev;           /* the namespace watched */
-	ino_t ns_ino;
+	char ns_id[NL_NS_ID_SIZE];      /* the namespace watched (nl_thread_ns), "": not known */
 	table links, addrs, groups;
 	uint32_t *by_name;      /* positions in links.tuple by name, made on first use */
 	PyObject *cache;        /* the Python layer's, dropped at every change */
