@@ -406,6 +406,7 @@ static void zone_of(TablesObject *t, const struct nl_events *ev, size_t i, int32
 	PyObject *link = lt_link(t, index, NULL);
 	const struct nl_event *e;
 	size_t k;
+	int r;
 
 	name[0] = 0;
 	if (link) {
@@ -420,7 +421,10 @@ static void zone_of(TablesObject *t, const struct nl_events *ev, size_t i, int32
 			return;
 		}
 	}
-	if (nl_watch_name(&t->w, index, name) < 0)
+	Py_BEGIN_ALLOW_THREADS
+	r = nl_watch_name(&t->w, index, name);
+	Py_END_ALLOW_THREADS
+	if (r < 0)
 		name[0] = 0;            /* gone: no zone can be told */
 }
 
@@ -766,7 +770,9 @@ static int open_watch(TablesObject *t)
 	if (t->netns && !ns)
 		return -1;
 	call.ns = ns;
+	Py_BEGIN_ALLOW_THREADS
 	r = nl_watch_open(&t->w, ns, groups);
+	Py_END_ALLOW_THREADS
 	if (r < 0) { /* (-EBADF: the namespace closed meanwhile by another thread) */
 		netifc_core_error(st, &call, r, NULL);
 		return -1;
@@ -809,7 +815,9 @@ static int take(TablesObject *t, PyObject *out, PyObject *classes)
 	now = lt_now();
 	t->late = now - t->read_at > LATE_MS;
 	t->read_at = now;
+	Py_BEGIN_ALLOW_THREADS  /* (the tables' lock guards t->w) */
 	r = nl_watch_read(&t->w, &ev);
+	Py_END_ALLOW_THREADS
 	if (r < 0) {
 		t->stale = 1; /* what it took before failing is lost */
 		nl_events_free(&ev);

@@ -19,7 +19,7 @@ struct key {
 };
 
 /*
- * When an address's lifetimes run out, in ms of CLOCK_MONOTONIC (which, as
+ * When an address's lifetimes run out, in ms of CLOCK_MONOTONIC_COARSE (which, as
  * the kernel's count of them, stops while the system sleeps); LT_NEVER:
  * forever, or not known (so a zeroed one is).  What a read returns is counted down from them.
  */
