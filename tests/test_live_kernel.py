@@ -232,3 +232,33 @@ def test_a_thread_in_another_namespace_is_refused_by_every_path(ns):
     finally:
         other.delete()
         netifc._netifc._set_backend(os.environ.get("NETIFC_BACKEND", ""), 0)
+
+
+# ---- events made from the classes given, whatever they are --------------------------
+
+
+def test_events_are_made_from_any_classes_safely(ns):
+    from netifc.watch import _EVENTS
+
+    class Plain:  # no slots, a __dict__: made and filled all the same
+        pass
+
+    class OnDict(dict):  # a builtin base: object.__new__ refuses to make one
+        __slots__ = ("addr",)
+
+    ns.ip("link", "add", "e0", "type", "veth", "peer", "name", "e1")
+    with netifc.Watcher() as w:
+        ns.ip("addr", "add", "192.0.2.9/24", "dev", "e0")
+        kinds = list(_EVENTS)
+        kinds[3] = (OnDict, ("addr",))
+        with pytest.raises(TypeError):
+            w._tables._events(tuple(kinds))
+        assert [type(e).__name__ for e in w.poll(0)] == ["Resync"]
+        ns.ip("addr", "add", "192.0.2.10/24", "dev", "e0")
+        kinds[3] = (Plain, ("addr",))
+        made = []
+        until("the address told", lambda: made.extend(w._tables._events(tuple(kinds))) or made)
+        (e,) = [e for e in made if isinstance(e, Plain)]
+        assert (e.addr.address, e.addr.prefixlen) == ("192.0.2.10", 24)
+        index = ns.ipj("link", "show", "e0")[0]["ifindex"]
+        assert e.addr.index == index

@@ -39,22 +39,9 @@
 #include "netlink/fork.h"
 #include "netlink/socket.h"
 #include "python/live.h"
+#include "python/live_events.h"
 #include "python/live_table.h"
 #include "python/netns.h"
-
-/* What _events() makes, in the order of the classes it is given. */
-enum {
-	EV_LINK_ADDED,
-	EV_LINK_CHANGED,
-	EV_LINK_REMOVED,
-	EV_ADDR_ADDED,
-	EV_ADDR_CHANGED,
-	EV_ADDR_REMOVED,
-	EV_GROUP_JOINED,
-	EV_GROUP_LEFT,
-	EV_RESYNC,
-	EV_KINDS
-};
 
 /*
  * A child's table locks are the parent's state (perhaps held by a thread
@@ -176,75 +163,6 @@ done:
 
 /* ---- applying notifications --------------------------------------------- */
 
-/*
- * An event of kind made with its fields a, b, c (as many as its class has
- * slots): kinds[kind] is (class, (slot name, ...)).  The fields are set as
- * the frozen class's own __init__ sets them (object.__setattr__), without
- * its Python frame.
- */
-static PyObject *event(PyObject *kinds, int kind, PyObject *a, PyObject *b, PyObject *c)
-{
-	PyObject *spec = NETIFC_TUPLE_ITEM(kinds, kind);
-	PyObject *names = NETIFC_TUPLE_ITEM(spec, 1), *fields[3] = {a, b, c}, *ev;
-	Py_ssize_t i;
-
-	if (!(ev = PyType_GenericAlloc((PyTypeObject *)NETIFC_TUPLE_ITEM(spec, 0), 0)))
-		return NULL;
-	for (i = 0; i < NETIFC_TUPLE_SIZE(names); i++) {
-		if (PyObject_GenericSetAttr(ev, NETIFC_TUPLE_ITEM(names, i), fields[i]) < 0) {
-			Py_DECREF(ev);
-			return NULL;
-		}
-	}
-	return ev;
-}
-
-/*
- * kinds as _events() takes them: EV_KINDS pairs (class, (slot name, ...)),
- * each class one whose instances object.__new__ makes: classes of Python
- * only up to object (no builtin base: a zeroed one of those could crash),
- * with no __new__ of their own, just the slots named.
- */
-static int kinds_ok(PyObject *kinds)
-{
-	static const Py_ssize_t nfields[EV_KINDS] = {1, 2, 1, 1, 2, 1, 1, 1, 3};
-	PyObject *spec, *names, *cls, *new = NULL, *base_new = NULL;
-	PyTypeObject *base;
-	Py_ssize_t i, k;
-	int ok = PyTuple_Check(kinds) && NETIFC_TUPLE_SIZE(kinds) == EV_KINDS;
-
-	if (ok && !(base_new = PyObject_GetAttrString((PyObject *)&PyBaseObject_Type, "__new__")))
-		return 0;
-	for (i = 0; ok && i < EV_KINDS; i++) {
-		spec = NETIFC_TUPLE_ITEM(kinds, i);
-		ok = PyTuple_Check(spec) && NETIFC_TUPLE_SIZE(spec) == 2 &&
-		     PyType_Check(cls = NETIFC_TUPLE_ITEM(spec, 0)) &&
-		     netifc_type_size((PyTypeObject *)cls, 0) ==
-			     netifc_type_size(&PyBaseObject_Type, 0) +
-				     nfields[i] * (Py_ssize_t)sizeof(PyObject *) &&
-		     PyTuple_Check(names = NETIFC_TUPLE_ITEM(spec, 1)) &&
-		     NETIFC_TUPLE_SIZE(names) == nfields[i];
-		for (k = 0; ok && k < nfields[i]; k++)
-			ok = PyUnicode_Check(NETIFC_TUPLE_ITEM(names, k));
-		for (base = ok ? (PyTypeObject *)cls : NULL; base && base != &PyBaseObject_Type;
-		     base = NETIFC_TP_BASE(base))
-			ok = ok && (NETIFC_TP_FLAGS(base) & Py_TPFLAGS_HEAPTYPE) &&
-			     !netifc_type_size(base, 1);
-		ok = ok && (!base || base == &PyBaseObject_Type);
-		if (ok && !(new = PyObject_GetAttrString(cls, "__new__"))) {
-			Py_DECREF(base_new);
-			return 0;
-		}
-		ok = ok && new == base_new;
-		Py_CLEAR(new);
-	}
-	Py_XDECREF(base_new);
-	if (!ok)
-		PyErr_Format(PyExc_TypeError, "_events() takes %d pairs (class, slot names)",
-			     EV_KINDS);
-	return ok;
-}
-
 static int emit(PyObject *out, PyObject *kinds, int kind, PyObject *a, PyObject *b)
 {
 	PyObject *ev;
@@ -252,7 +170,7 @@ static int emit(PyObject *out, PyObject *kinds, int kind, PyObject *a, PyObject 
 
 	if (!out)
 		return 0;
-	if (!(ev = event(kinds, kind, a, b, NULL)))
+	if (!(ev = lt_event(kinds, kind, a, b, NULL)))
 		return -1;
 	r = PyList_Append(out, ev);
 	Py_DECREF(ev);
@@ -828,9 +746,9 @@ static int take(TablesObject *t, PyObject *out, PyObject *classes)
 		r = reload(t);
 		if (r == 0 && out) {
 			PyObject *none = PyTuple_New(0),
-				 *e = none ? event(classes, EV_RESYNC, t->links.tuple,
-						   t->addrs.tuple,
-						   t->groups.tuple ? t->groups.tuple : none)
+				 *e = none ? lt_event(classes, EV_RESYNC, t->links.tuple,
+						      t->addrs.tuple,
+						      t->groups.tuple ? t->groups.tuple : none)
 					   : NULL;
 
 			Py_XDECREF(none);
@@ -1082,7 +1000,7 @@ static PyObject *tables_events(PyObject *self, PyObject *classes)
 		return NULL;
 	}
 	if (classes != t->kinds) {
-		if (!kinds_ok(classes)) {
+		if (!lt_kinds_check(classes)) {
 			leave(t);
 			Py_DECREF(out);
 			return NULL;
