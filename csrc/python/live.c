@@ -31,44 +31,16 @@
  * tables change only when it asks for events.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
-#include "netlink/fork.h"
 #include "netlink/socket.h"
 #include "python/live.h"
 #include "python/live_events.h"
+#include "python/live_lock.h"
 #include "python/live_table.h"
 #include "python/netns.h"
-
-/*
- * A child's table locks are the parent's state (perhaps held by a thread
- * gone there): made anew at its first use, under `renewing`, which guards
- * fork_count and every table's lock and forks fields.  It is held for a
- * few loads and stores only, so a fork takes it (the fork registry's,
- * netlink/fork.h) to leave it free in both.
- */
-static pthread_mutex_t renewing = PTHREAD_MUTEX_INITIALIZER;
-static unsigned fork_count;
-
-static void renew_in_child(struct nl_fork_entry *e)
-{
-	(void)e;
-	fork_count++;
-}
-
-static struct nl_fork_entry renew = {&renewing, renew_in_child, NULL, NULL};
-
-static void count_forks_from_now(void)
-{
-	if (nl_fork_ready() == 0) {
-		nl_fork_lock(NL_FORK_OTHER);
-		nl_fork_add(NL_FORK_OTHER, &renew);
-		nl_fork_unlock(NL_FORK_OTHER);
-	}
-}
 
 /* ---- reading the tables ------------------------------------------------- */
 
@@ -594,64 +566,15 @@ static int apply(TablesObject *t, struct nl_events *ev, PyObject *out, PyObject 
 	return r ? r : lt_bound(t);
 }
 
-/* ---- the lock ------------------------------------------------------------ */
+/* ---- the lock (live_lock.c) ------------------------------------------------- */
 
-/* The table's lock, made anew in a forked child (its first use there); NULL: no memory. */
-static PyThread_type_lock lock_of(TablesObject *t)
-{
-	PyThread_type_lock lock;
-
-	pthread_mutex_lock(&renewing);
-	if (t->forks != fork_count) { /* the parent's lock, perhaps held by a thread gone here */
-		PyThread_type_lock fresh = PyThread_allocate_lock();
-
-		if (fresh) {
-			/* (stale: no thread can hold the new lock before it is published) */
-			if (__atomic_load_n(&t->owner, __ATOMIC_RELAXED))
-				t->stale = 1; /* a thread gone here was changing the tables */
-			__atomic_store_n(&t->owner, 0, __ATOMIC_RELAXED);
-			t->lock = fresh; /* the old one is left: it may be held */
-			t->forks = fork_count;
-		}
-	}
-	lock = t->forks == fork_count ? t->lock : NULL;
-	pthread_mutex_unlock(&renewing);
-	return lock;
-}
-
-/*
- * The lock, waited for with the GIL released; a signal ends the wait when
- * its handler raises (PyErr_CheckSignals), else the wait goes on.
- */
 static int enter(TablesObject *t)
 {
-	unsigned long me = PyThread_get_thread_ident();
-	PyThread_type_lock lock;
-	PyLockStatus r;
+	int r = lt_lock_enter(&t->lk);
 
-	/* Only this thread stores its own ident there, so the test is exact for it. */
-	if (__atomic_load_n(&t->owner, __ATOMIC_RELAXED) == me) {
-		PyErr_SetString(PyExc_RuntimeError,
-				"netifc: tables used again while in use"
-				" (from a finalizer or signal handler of the same thread)");
-		return -1;
-	}
-	if (!(lock = lock_of(t))) {
-		PyErr_NoMemory();
-		return -1;
-	}
-	if (!PyThread_acquire_lock(lock, NOWAIT_LOCK)) {
-		do {
-			Py_BEGIN_ALLOW_THREADS
-			r = PyThread_acquire_lock_timed(lock, -1, 1);
-			Py_END_ALLOW_THREADS
-			if (r == PY_LOCK_INTR && PyErr_CheckSignals() < 0)
-				return -1;
-		} while (r != PY_LOCK_ACQUIRED);
-	}
-	t->held = lock;
-	__atomic_store_n(&t->owner, me, __ATOMIC_RELAXED);
-	return 0;
+	if (r > 0)
+		t->stale = 1; /* a thread gone by a fork was changing the tables */
+	return r < 0 ? -1 : 0;
 }
 
 /* The lock let go; then what the call let go of (let_go) is released. */
@@ -662,8 +585,7 @@ static void leave(TablesObject *t)
 
 	memcpy(dropped, t->dropped, sizeof dropped);
 	memset(t->dropped, 0, sizeof t->dropped);
-	__atomic_store_n(&t->owner, 0, __ATOMIC_RELAXED);
-	PyThread_release_lock(t->held);
+	lt_lock_leave(&t->lk);
 	for (i = 0; i < sizeof dropped / sizeof *dropped; i++)
 		Py_XDECREF(dropped[i]);
 }
@@ -809,12 +731,10 @@ static PyObject *tables_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
 	t->netns = netns == Py_None ? NULL : Py_NewRef(netns);
 	t->live = (uint8_t)live;
 	t->keep_groups = !live; /* a live table keeps them from the first read of them */
-	t->forks = fork_count;
-	if (!(t->lock = PyThread_allocate_lock())) {
+	if (lt_lock_init(&t->lk) < 0) {
 		Py_DECREF(t);
-		return PyErr_NoMemory();
+		return NULL;
 	}
-	t->held = t->lock;
 	if (nl_thread_ns(t->ns_id) < 0)
 		t->ns_id[0] = 0; /* not known: not checked */
 	t->read_at = lt_now();
@@ -871,8 +791,7 @@ static void tables_dealloc(PyObject *self)
 	Py_CLEAR(t->netns);
 	for (i = 0; i < sizeof t->dropped / sizeof *t->dropped; i++)
 		Py_CLEAR(t->dropped[i]);
-	if (t->lock && t->forks == fork_count)
-		PyThread_free_lock(t->lock);
+	lt_lock_free(&t->lk);
 	NETIFC_TP_FREE(tp)(self);
 	Py_DECREF(tp);
 }
@@ -1181,12 +1100,11 @@ static PyType_Spec tables_spec = {
 
 int netifc_live_add(PyObject *m, modstate *st)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	PyObject *tp = PyType_FromModuleAndSpec(m, &tables_spec, NULL);
 
 	if (!tp)
 		return -1;
 	st->Tables = (PyTypeObject *)tp;
-	pthread_once(&once, count_forks_from_now);
+	lt_lock_setup();
 	return PyModule_AddObjectRef(m, "_Tables", tp);
 }

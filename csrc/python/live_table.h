@@ -8,6 +8,7 @@
 
 #include "python/record.h"
 #include "netlink/socket.h"
+#include "python/live_lock.h"
 #include "netlink/watch.h"
 
 /* What a record is found by: a link's index; an address's or group's link,
@@ -70,10 +71,7 @@ typedef struct {
 	PyObject *cache;        /* the Python layer's, dropped at every change */
 	PyObject *kinds;        /* the last event kinds _events() was given, found right */
 	PyObject *dropped[2];   /* let go under the lock: released once it is (live.c) */
-	PyThread_type_lock lock;        /* guards all of the above; lock and forks: `renewing` */
-	PyThread_type_lock held;        /* the lock the holder took (a child may renew lock) */
-	unsigned long owner;    /* the thread holding lock, 0: none (atomic: read unlocked) */
-	unsigned forks;         /* fork_count when lock was made */
+	struct lt_lock lk;      /* guards all of the above (live_lock.h) */
 } TablesObject;
 
 #define TABLES(o) ((TablesObject *)(o))
