@@ -149,11 +149,10 @@ static int emit(PyObject *out, PyObject *kinds, int kind, PyObject *a, PyObject 
 	return r;
 }
 
-/* e holds rec (a new reference) from now on. */
-static void entry_set(entry *e, PyObject *rec, int present)
+/* What e held before (a new reference, or NULL), let go of once e holds the new. */
+static void drop(void *rec)
 {
-	Py_XSETREF(e->rec, rec);
-	e->present = (uint8_t)present;
+	Py_XDECREF((PyObject *)rec);
 }
 
 static int apply_addr(TablesObject *t, table *tab, PyObject *rec, int removed, int group, int asked,
@@ -189,7 +188,8 @@ static int apply_link(TablesObject *t, PyObject *rec, int removed, PyObject *out
 {
 	int32_t index = netifc_iface_index(rec);
 	PyObject *old = lt_link(t, index, NULL);
-	struct key k;
+	struct lt_key k;
+	void *held;
 	entry *e;
 	int same;
 
@@ -201,9 +201,9 @@ static int apply_link(TablesObject *t, PyObject *rec, int removed, PyObject *out
 	if (!(e = lt_entry(&t->links.d, &k)))
 		return -1;
 	Py_XINCREF(old);
-	entry_set(e, Py_NewRef(removed ? (old ? old : rec) : rec), !removed);
-	if (removed)
-		e->gone = ++t->seq;
+	held = e->rec;
+	lt_told_link(e, Py_NewRef(removed ? (old ? old : rec) : rec), removed, &t->seq);
+	drop(held);
 	if (out && (old || !removed) &&
 	    emit(out, classes,
 		 removed ? EV_LINK_REMOVED
@@ -241,7 +241,8 @@ static int apply_addr(TablesObject *t, table *tab, PyObject *rec, int removed, i
 	const struct netifc_addr *a = netifc_addr_rec(st, rec);
 	PyObject *old, *was = NULL, *link;
 	uint32_t gone;
-	struct key k;
+	struct lt_key k;
+	void *held;
 	entry *e;
 	int same = 0, quiet = 0, kind, r = -1;
 
@@ -259,9 +260,9 @@ static int apply_addr(TablesObject *t, table *tab, PyObject *rec, int removed, i
 	}
 	if (!(e = lt_entry(&tab->d, &k)))
 		goto done;
-	if (!removed && !(e->present && e->seq > gone))
-		e->seq = ++t->seq;      /* added (again): it goes after its link's others */
-	entry_set(e, Py_NewRef(removed ? was : rec), !removed);
+	held = e->rec;
+	lt_told_addr(e, Py_NewRef(removed ? was : rec), removed, gone, &t->seq);
+	drop(held);
 	if (!removed)   /* its lifetimes as of now, counted down from here */
 		lt_expiry(&e->exp, a, runs_out(a) ? lt_now() : 0);
 	if (quiet)
@@ -354,7 +355,7 @@ static int index_cmp(const void *x, const void *y)
 
 static int key_cmp(const void *x, const void *y)
 {
-	return memcmp(x, y, sizeof(struct key));
+	return memcmp(x, y, sizeof(struct lt_key));
 }
 
 /* Link index's addresses (or groups) as the kernel lists them now: 0, or -1 and an error. */
@@ -387,7 +388,7 @@ static int reconcile(TablesObject *t, enum netifc_kind kind, int32_t index, PyOb
 	PyObject *link = lt_link(t, index, NULL), *had = NULL, *rec;
 	struct netifc_addrs now = {0};
 	char name[NETIFC_NAMESIZ];
-	struct key *keys = NULL, k;
+	struct lt_key *keys = NULL, k;
 	Py_ssize_t j;
 	size_t i;
 	int r = -1, bad;
@@ -428,13 +429,13 @@ done:
 }
 
 /* The sorted keys of a tuple of Addr records (n+1 of them, for none); NULL: no memory. */
-static struct key *sorted_keys(modstate *st, PyObject *tuple)
+static struct lt_key *sorted_keys(modstate *st, PyObject *tuple)
 {
 	Py_ssize_t i, n = NETIFC_TUPLE_SIZE(tuple);
-	struct key *keys = PyMem_Calloc((size_t)n + 1, sizeof *keys);
+	struct lt_key *keys = PyMem_Calloc((size_t)n + 1, sizeof *keys);
 
 	if (!keys)
-		return (struct key *)PyErr_NoMemory();
+		return (struct lt_key *)PyErr_NoMemory();
 	for (i = 0; i < n; i++)
 		lt_key_addr(&keys[i], netifc_addr_rec(st, NETIFC_TUPLE_ITEM(tuple, i)));
 	qsort(keys, (size_t)n, sizeof *keys, key_cmp);
@@ -456,7 +457,7 @@ static int regroup(TablesObject *t, PyObject *out, PyObject *classes)
 {
 	modstate *st = PyModule_GetState(t->module);
 	PyObject *multi = NULL, *had = NULL, *now, *g;
-	struct key *keys = NULL, k;
+	struct lt_key *keys = NULL, k;
 	Py_ssize_t i;
 	int r = -1;
 

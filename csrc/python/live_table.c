@@ -11,94 +11,14 @@
 
 #include "python/live_table.h"
 
-/* ---- keys and the changes table ----------------------------------------- */
-
-void lt_key_index(struct key *k, int32_t index)
-{
-	memset(k, 0, sizeof *k);
-	k->index = index;
-}
-
-void lt_key_addr(struct key *k, const struct netifc_addr *a)
-{
-	size_t alen = netifc_family_len(a->family);
-
-	memset(k, 0, sizeof *k);
-	k->index = a->index;
-	k->family = a->family;
-	k->prefixlen = a->prefixlen;
-	k->has_peer = a->has_peer;
-	memcpy(k->local, a->local, alen);
-	if (a->has_peer)
-		memcpy(k->peer, a->peer, alen);
-}
-
-static uint32_t key_hash(const struct key *k)
-{
-	const uint8_t *p = (const uint8_t *)k;
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < sizeof *k; i++)
-		h = (h ^ p[i]) * 16777619u;
-	return h;
-}
-
-static entry *delta_find(const delta *d, const struct key *k, uint32_t h)
-{
-	uint32_t i, at;
-
-	if (!d->n)
-		return NULL;
-	for (i = h & (d->nslot - 1); (at = d->slot[i]) != 0; i = (i + 1) & (d->nslot - 1))
-		if (d->v[at - 1].hash == h && !memcmp(&d->v[at - 1].k, k, sizeof *k))
-			return &d->v[at - 1];
-	return NULL;
-}
-
-static int delta_rehash(delta *d, uint32_t nslot)
-{
-	uint32_t *slot = PyMem_Calloc(nslot, sizeof *slot), i, j;
-
-	if (!slot)
-		return -1;
-	for (i = 0; i < d->n; i++) {
-		for (j = d->v[i].hash & (nslot - 1); slot[j]; j = (j + 1) & (nslot - 1))
-			;
-		slot[j] = i + 1;
-	}
-	PyMem_Free(d->slot);
-	d->slot = slot;
-	d->nslot = nslot;
-	return 0;
-}
+/* ---- the changes (live/changes.c), holding records ---------------------------- */
 
 /* The entry of k, made (holding no record yet) when there is none; NULL: no memory. */
-entry *lt_entry(delta *d, const struct key *k)
+entry *lt_entry(delta *d, const struct lt_key *k)
 {
-	uint32_t h = key_hash(k), j;
-	entry *e = delta_find(d, k, h), *v;
+	entry *e = lt_changes_entry(d, k);
 
-	if (e)
-		return e;
-	if (d->n == d->cap) {
-		uint32_t cap = d->cap ? 2 * d->cap : 16;
-
-		if (!(v = PyMem_Realloc(d->v, cap * sizeof *v)))
-			return (entry *)PyErr_NoMemory();
-		d->v = v;
-		d->cap = cap;
-	}
-	if (2 * (d->n + 1) > d->nslot && delta_rehash(d, d->nslot ? 2 * d->nslot : 32) < 0)
-		return (entry *)PyErr_NoMemory();
-	e = &d->v[d->n++];
-	memset(e, 0, sizeof *e);
-	e->k = *k;
-	e->hash = h;
-	for (j = h & (d->nslot - 1); d->slot[j]; j = (j + 1) & (d->nslot - 1))
-		;
-	d->slot[j] = d->n;
-	return e;
+	return e ? e : (entry *)PyErr_NoMemory();
 }
 
 static void delta_clear(delta *d)
@@ -107,9 +27,7 @@ static void delta_clear(delta *d)
 
 	for (i = 0; i < d->n; i++)
 		Py_XDECREF(d->v[i].rec);
-	PyMem_Free(d->v);
-	PyMem_Free(d->slot);
-	memset(d, 0, sizeof *d);
+	lt_changes_free(d);
 }
 
 void lt_clear(table *t)
@@ -122,56 +40,11 @@ void lt_clear(table *t)
 
 /* ---- lifetimes, counted down ---------------------------------------------- */
 
-int64_t lt_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts); /* a tick's precision, at a tenth of the cost */
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* As the kernel counts them: the valid lifetime only while the preferred one is finite. */
-void lt_expiry(struct expiry *x, const struct netifc_addr *a, int64_t now)
-{
-	x->preferred = x->valid = LT_NEVER;
-	if (!a || !a->has_lifetimes || a->preferred == NETIFC_FOREVER)
-		return;
-	x->preferred = now + (int64_t)a->preferred * 1000;
-	if (a->valid != NETIFC_FOREVER)
-		x->valid = now + (int64_t)a->valid * 1000;
-}
-
-static int runs_out(const struct expiry *x)
-{
-	return x->preferred != LT_NEVER || x->valid != LT_NEVER;
-}
-
-/*
- * The whole seconds left at now of a lifetime that ends at end; *next: made
- * no later than when that drops by one.  The kernel counts from when it set
- * them and rounds up; a notification tells them later, rounded: so this is
- * within a second of what a dump says then, for one read within a second
- * of the notification (live.c: LATE_MS).
- */
-static uint32_t left(int64_t end, int64_t now, int64_t *next)
-{
-	int64_t v;
-
-	if (end == LT_NEVER)
-		return NETIFC_FOREVER;
-	if (end <= now)
-		return 0;
-	v = (end - now) / 1000;
-	if (v > 0 && end - 1000 * v + 1 < *next)
-		*next = end - 1000 * v + 1;
-	return v < NETIFC_FOREVER ? (uint32_t)v : NETIFC_FOREVER - 1;
-}
-
 /*
  * rec as it is now (a new reference): its zone its link's name (link NULL:
  * as it is), its lifetimes x counted down to now (x NULL: as told).
  */
-static PyObject *record_now(modstate *st, PyObject *rec, PyObject *link, const struct expiry *x,
+static PyObject *record_now(modstate *st, PyObject *rec, PyObject *link, const struct lt_expiry *x,
 			    int64_t now, int64_t *next)
 {
 	const struct netifc_addr *a = netifc_addr_rec(st, rec);
@@ -179,9 +52,9 @@ static PyObject *record_now(modstate *st, PyObject *rec, PyObject *link, const s
 	int rezone = name && netifc_addr_needs_zone(a) && strcmp(a->zone, name);
 	struct netifc_addr copy = *a;
 
-	if (x && runs_out(x)) {
-		copy.preferred = left(x->preferred, now, next);
-		copy.valid = left(x->valid, now, next);
+	if (x && lt_runs_out(x)) {
+		copy.preferred = lt_left(x->preferred, now, next);
+		copy.valid = lt_left(x->valid, now, next);
 	}
 	if (!rezone && copy.preferred == a->preferred && copy.valid == a->valid)
 		return Py_NewRef(rec);
@@ -197,7 +70,7 @@ static PyObject *record_now(modstate *st, PyObject *rec, PyObject *link, const s
 /* A tuple made, with its records' expiries by position (NULL: none runs out). */
 struct made {
 	PyObject *tuple;
-	struct expiry *exp;
+	struct lt_expiry *exp;
 	int64_t next;
 };
 
@@ -246,21 +119,13 @@ PyObject *lt_link_in_tuple(PyObject *tuple, int32_t index)
 /* Link `index` now (borrowed), or NULL; *gone: when it was last removed. */
 PyObject *lt_link(TablesObject *t, int32_t index, uint32_t *gone)
 {
-	struct key k;
-	entry *e;
+	uint32_t when;
+	void *rec;
+	int r = lt_link_now(&t->links.d, index, &rec, &when);
 
 	if (gone)
-		*gone = 0;
-	if (t->links.d.n) {
-		lt_key_index(&k, index);
-		if ((e = delta_find(&t->links.d, &k, key_hash(&k)))) {
-			if (gone)
-				*gone = e->gone;
-			if (e->present || e->gone)
-				return e->present ? e->rec : NULL;
-		}
-	}
-	return lt_link_in_tuple(t->links.tuple, index);
+		*gone = when;
+	return r < 0 ? lt_link_in_tuple(t->links.tuple, index) : rec;
 }
 
 /* The first position in an address tuple at or after (rank, index). */
@@ -280,13 +145,13 @@ static Py_ssize_t run_start(modstate *st, PyObject *tuple, int rank, int32_t ind
 	return lo;
 }
 
-static PyObject *addr_in_tuple(modstate *st, PyObject *tuple, const struct key *k)
+static PyObject *addr_in_tuple(modstate *st, PyObject *tuple, const struct lt_key *k)
 {
 	struct netifc_addr probe = {.family = k->family, .index = k->index};
 	int rank = family_rank(&probe);
 	Py_ssize_t i, n = tuple ? NETIFC_TUPLE_SIZE(tuple) : 0;
 	const struct netifc_addr *a;
-	struct key ak;
+	struct lt_key ak;
 
 	for (i = n ? run_start(st, tuple, rank, k->index) : 0; i < n; i++) {
 		a = netifc_addr_rec(st, NETIFC_TUPLE_ITEM(tuple, i));
@@ -300,13 +165,13 @@ static PyObject *addr_in_tuple(modstate *st, PyObject *tuple, const struct key *
 }
 
 /* The address (or group) of key k now (borrowed), or NULL; gone: as lt_link tells it. */
-PyObject *lt_addr(TablesObject *t, table *tab, const struct key *k, uint32_t gone)
+PyObject *lt_addr(TablesObject *t, table *tab, const struct lt_key *k, uint32_t gone)
 {
-	entry *e = delta_find(&tab->d, k, key_hash(k));
+	void *rec;
 
-	if (e)
-		return e->present && e->seq > gone ? e->rec : NULL;
-	return gone ? NULL : addr_in_tuple(PyModule_GetState(t->module), tab->tuple, k);
+	if (lt_addr_now(&tab->d, k, gone, &rec) < 0)
+		return addr_in_tuple(PyModule_GetState(t->module), tab->tuple, k);
+	return rec;
 }
 
 /* Link index's records of one table now, merged or not (a new list). */
@@ -316,7 +181,7 @@ PyObject *lt_records_now(TablesObject *t, table *tab, int32_t index)
 	Py_ssize_t i, n = tab->tuple ? NETIFC_TUPLE_SIZE(tab->tuple) : 0;
 	PyObject *res = PyList_New(0), *rec;
 	const struct netifc_addr *a;
-	struct key k;
+	struct lt_key k;
 	uint32_t gone, j;
 	entry *e;
 	int rank;
@@ -329,7 +194,7 @@ PyObject *lt_records_now(TablesObject *t, table *tab, int32_t index)
 			if (a->index != index || family_rank(a) != rank)
 				break;
 			lt_key_addr(&k, a);
-			if ((e = delta_find(&tab->d, &k, key_hash(&k))) && !e->present)
+			if ((e = lt_changes_find(&tab->d, &k)) && !e->present)
 				continue;
 			if (PyList_Append(res, e ? e->rec : rec) < 0)
 				Py_CLEAR(res);
@@ -359,7 +224,7 @@ struct placed {
 	uint8_t rank;
 	uint32_t order;
 	PyObject *rec; /* borrowed */
-	struct expiry exp;
+	struct lt_expiry exp;
 };
 
 static int placed_cmp(const void *x, const void *y)
@@ -385,7 +250,7 @@ static PyObject *placed_made(void *ctx, const void *placed, size_t i)
 	struct making *m = ctx;
 	const struct placed *p = (const struct placed *)placed + i;
 
-	if (!m->zones && !runs_out(&p->exp))
+	if (!m->zones && !lt_runs_out(&p->exp))
 		return Py_NewRef(p->rec);
 	return record_now(PyModule_GetState(m->t->module), p->rec,
 			  m->zones ? lt_link(m->t, p->index, NULL) : NULL, &p->exp, m->now,
@@ -400,7 +265,7 @@ static int make_tuple(TablesObject *t, const struct placed *p, size_t n, int zon
 	int finite = 0;
 
 	for (i = 0; i < n && !finite; i++)
-		finite = runs_out(&p[i].exp);
+		finite = lt_runs_out(&p[i].exp);
 	out->exp = NULL;
 	if (finite) {
 		m.now = lt_now();
@@ -462,14 +327,14 @@ done:
 /* What a merge keeps aside: records (a list) and their expiries. */
 struct carry {
 	PyObject *list;
-	struct expiry *exp;
+	struct lt_expiry *exp;
 	size_t cap;
 };
 
-static int carry_add(struct carry *c, PyObject *rec, const struct expiry *x)
+static int carry_add(struct carry *c, PyObject *rec, const struct lt_expiry *x)
 {
 	size_t n = (size_t)NETIFC_LIST_SIZE(c->list), cap;
-	struct expiry *v;
+	struct lt_expiry *v;
 
 	if (n == c->cap) {
 		cap = c->cap ? 2 * c->cap : 8;
@@ -496,10 +361,10 @@ static int merged_addrs(TablesObject *t, table *tab, struct carry *carry, struct
 	struct placed *all = NULL;
 	size_t n = 0, na = 0, j = 0, m = 0, o = 0;
 	const struct netifc_addr *a;
-	struct expiry x;
+	struct lt_expiry x;
 	PyObject *b, *link;
 	uint32_t k, gone;
-	struct key key;
+	struct lt_key key;
 	entry *e;
 	int r = -1;
 
@@ -513,9 +378,9 @@ static int merged_addrs(TablesObject *t, table *tab, struct carry *carry, struct
 		link = lt_link(t, a->index, &gone);
 		if (gone)
 			continue;
-		x = tab->exp ? tab->exp[i] : (struct expiry){LT_NEVER, LT_NEVER};
+		x = tab->exp ? tab->exp[i] : (struct lt_expiry){LT_NEVER, LT_NEVER};
 		lt_key_addr(&key, a);
-		if ((e = delta_find(d, &key, key_hash(&key)))) {
+		if ((e = lt_changes_find(d, &key))) {
 			e->used = 1;
 			if (!e->present)
 				continue;
@@ -570,7 +435,7 @@ static int carry_over(TablesObject *t, table *tab, const struct carry *carry)
 {
 	modstate *st = PyModule_GetState(t->module);
 	Py_ssize_t i;
-	struct key k;
+	struct lt_key k;
 	entry *e;
 
 	for (i = 0; i < NETIFC_LIST_SIZE(carry->list); i++) {
@@ -641,19 +506,19 @@ int lt_expiries(TablesObject *t, table *tab)
 	modstate *st = PyModule_GetState(t->module);
 	Py_ssize_t i, n = tab->tuple ? NETIFC_TUPLE_SIZE(tab->tuple) : 0;
 	int64_t now = lt_now(), next = INT64_MAX;
-	struct expiry x, *v = NULL;
+	struct lt_expiry x, *v = NULL;
 
 	for (i = 0; i < n; i++) {
 		lt_expiry(&x, netifc_addr_rec(st, NETIFC_TUPLE_ITEM(tab->tuple, i)), now);
-		if (!runs_out(&x))
+		if (!lt_runs_out(&x))
 			continue;
 		if (!v && !(v = PyMem_Calloc((size_t)n, sizeof *v))) {
 			PyErr_NoMemory();
 			return -1;
 		}
 		v[i] = x;
-		left(x.preferred, now, &next);
-		left(x.valid, now, &next);
+		lt_left(x.preferred, now, &next);
+		lt_left(x.valid, now, &next);
 	}
 	PyMem_Free(tab->exp);
 	tab->exp = v;

@@ -7,49 +7,19 @@
 #define NETIFC_LIVE_TABLE_H
 
 #include "python/record.h"
+#include "live/changes.h"
 #include "netlink/socket.h"
 #include "python/live_lock.h"
 #include "netlink/watch.h"
 
-/* What a record is found by: a link's index; an address's or group's link,
- * family, prefix length, address and peer (unused bytes zero). */
-struct key {
-	int32_t index;
-	uint8_t family, prefixlen, has_peer, pad;
-	uint8_t local[16], peer[16];
-};
-
-/*
- * When an address's lifetimes run out, in ms of CLOCK_MONOTONIC_COARSE (which, as
- * the kernel's count of them, stops while the system sleeps); LT_NEVER:
- * forever, or not known (so a zeroed one is).  What a read returns is counted down from them.
- */
-#define LT_NEVER 0
-struct expiry {
-	int64_t preferred, valid;
-};
-
-typedef struct {
-	struct key k;
-	struct expiry exp;      /* of rec, from when it was told */
-	PyObject *rec;          /* the last record told of it (a removed one too) */
-	uint32_t seq;           /* when it was last added: orders additions */
-	uint32_t gone;          /* links: when last removed (0: not since the tuple) */
-	uint32_t hash;
-	uint8_t present, used;
-} entry;
-
-typedef struct {                /* the changes since the tuple, by key */
-	entry *v;
-	uint32_t n, cap;
-	uint32_t *slot;         /* entry number + 1, 0 when empty; nslot a power of two */
-	uint32_t nslot;
-} delta;
+/* The changes by key, plain C (live/changes.h); their records are PyObject *s here. */
+typedef struct lt_change entry;
+typedef struct lt_changes delta;
 
 typedef struct {
 	PyObject *tuple;        /* NULL: not kept (groups, until a live table is asked) */
 	delta d;
-	struct expiry *exp;     /* the tuple's records', by position; NULL: none runs out */
+	struct lt_expiry *exp;     /* the tuple's records', by position; NULL: none runs out */
 	int64_t next_age;       /* when a lifetime of the tuple next drops a second */
 } table;
 
@@ -77,16 +47,14 @@ typedef struct {
 #define TABLES(o) ((TablesObject *)(o))
 
 /* python/live_table.c: keys, the changes told, and the tables as they are now. */
-void lt_key_index(struct key *k, int32_t index);
-void lt_key_addr(struct key *k, const struct netifc_addr *a);
-entry *lt_entry(delta *d, const struct key *k);         /* made when new; NULL: no memory */
+entry *lt_entry(delta *d, const struct lt_key *k);         /* made when new; NULL: no memory */
 void lt_clear(table *t);
 size_t lt_len(PyObject *tuple);
 
 /* Borrowed references, NULL when there is none: */
 PyObject *lt_link_in_tuple(PyObject *tuple, int32_t index);
 PyObject *lt_link(TablesObject *t, int32_t index, uint32_t *gone);     /* *gone: when removed */
-PyObject *lt_addr(TablesObject *t, table *tab, const struct key *k, uint32_t gone);
+PyObject *lt_addr(TablesObject *t, table *tab, const struct lt_key *k, uint32_t gone);
 PyObject *lt_link_named(TablesObject *t, const char *name); /* merged; NULL+error: no memory */
 
 /* New references: */
@@ -95,9 +63,6 @@ PyObject *lt_ordered(TablesObject *t, PyObject *tuple, int links);
 PyObject *lt_records_of(TablesObject *t, PyObject *tuple, int32_t index);
 PyObject *lt_records_now(TablesObject *t, table *tab, int32_t index); /* a list; merged or not */
 
-/* Lifetimes: now (CLOCK_MONOTONIC, ms); rec's expiry, told now. */
-int64_t lt_now(void);
-void lt_expiry(struct expiry *x, const struct netifc_addr *a, int64_t now);
 int lt_expiries(TablesObject *t, table *tab);   /* of a tuple just read: 0, or -1 and an error */
 int lt_age(TablesObject *t, table *tab); /* merged: counted down to now; 1 when the tuple is new */
 
