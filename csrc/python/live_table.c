@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "live/merge.h"
 #include "python/live_table.h"
 
 /* ---- the changes (live/changes.c), holding records ---------------------------- */
@@ -219,23 +220,10 @@ PyObject *lt_rezoned(modstate *st, PyObject *rec, PyObject *link)
 
 /* ---- merging the changes in --------------------------------------------- */
 
-struct placed {
-	int32_t index;
-	uint8_t rank;
-	uint32_t order;
-	PyObject *rec; /* borrowed */
-	struct lt_expiry exp;
-};
-
-static int placed_cmp(const void *x, const void *y)
+/* Whether the links tuple has link index (live/merge.h's lt_in_base). */
+static int link_in_base(void *t, int32_t index)
 {
-	const struct placed *a = x, *b = y;
-
-	if (a->rank != b->rank)
-		return a->rank < b->rank ? -1 : 1;
-	if (a->index != b->index)
-		return a->index < b->index ? -1 : 1;
-	return a->order < b->order ? -1 : a->order > b->order;
+	return lt_link_in_tuple(TABLES(t)->links.tuple, index) != NULL;
 }
 
 struct making {
@@ -248,7 +236,7 @@ struct making {
 static PyObject *placed_made(void *ctx, const void *placed, size_t i)
 {
 	struct making *m = ctx;
-	const struct placed *p = (const struct placed *)placed + i;
+	const struct lt_placed *p = (const struct lt_placed *)placed + i;
 
 	if (!m->zones && !lt_runs_out(&p->exp))
 		return Py_NewRef(p->rec);
@@ -258,7 +246,8 @@ static PyObject *placed_made(void *ctx, const void *placed, size_t i)
 }
 
 /* A tuple of the n records, each lt_rezoned by its link if zones, as they are now. */
-static int make_tuple(TablesObject *t, const struct placed *p, size_t n, int zones, struct made *out)
+static int make_tuple(TablesObject *t, const struct lt_placed *p, size_t n, int zones,
+		      struct made *out)
 {
 	struct making m = {t, zones, 0, INT64_MAX};
 	size_t i;
@@ -288,164 +277,102 @@ static int make_tuple(TablesObject *t, const struct placed *p, size_t n, int zon
 static PyObject *merged_links(TablesObject *t)
 {
 	delta *d = &t->links.d;
-	Py_ssize_t nb = NETIFC_TUPLE_SIZE(t->links.tuple), i = 0;
-	struct placed *out = PyMem_Calloc((size_t)nb + d->n + 1, sizeof *out);
-	struct placed *add = PyMem_Calloc(d->n + 1, sizeof *add);
-	size_t n = 0, na = 0, j = 0;
+	Py_ssize_t nb = NETIFC_TUPLE_SIZE(t->links.tuple), i;
+	struct lt_placed *base = PyMem_Calloc((size_t)nb + 1, sizeof *base);
+	struct lt_placed *out = PyMem_Calloc((size_t)nb + d->n + 1, sizeof *out);
 	PyObject *res = NULL, *b;
 	struct made made;
-	uint32_t k;
+	size_t n;
 
-	if (!out || !add)
+	if (!base || !out)
 		goto done;
-	for (k = 0; k < d->n; k++)
-		add[na++] = (struct placed){.index = d->v[k].k.index,
-					    .order = k,
-					    .rec = d->v[k].present ? d->v[k].rec : NULL};
-	qsort(add, na, sizeof *add, placed_cmp);
-	while (i < nb || j < na) {
-		b = i < nb ? NETIFC_TUPLE_ITEM(t->links.tuple, i) : NULL;
-		if (j < na && (!b || add[j].index <= netifc_iface_index(b))) {
-			if (b && add[j].index == netifc_iface_index(b))
-				i++; /* changed or removed */
-			if (add[j].rec)
-				out[n++] = add[j];
-			j++;
-		} else {
-			out[n++] = (struct placed){.index = netifc_iface_index(b), .rec = b};
-			i++;
-		}
+	for (i = 0; i < nb; i++) {
+		b = NETIFC_TUPLE_ITEM(t->links.tuple, i);
+		base[i] = (struct lt_placed){.index = netifc_iface_index(b), .rec = b};
 	}
-	if (make_tuple(t, out, n, 0, &made) == 0)
+	if (lt_merge_links(base, (size_t)nb, d, out, &n) == 0 &&
+	    make_tuple(t, out, n, 0, &made) == 0)
 		res = made.tuple; /* (links run out never: no expiries) */
 done:
+	PyMem_Free(base);
 	PyMem_Free(out);
-	PyMem_Free(add);
 	return res ? res : (PyErr_Occurred() ? NULL : PyErr_NoMemory());
 }
 
-/* What a merge keeps aside: records (a list) and their expiries. */
+/* What a merge keeps aside: records (owned) of links not told of yet. */
 struct carry {
-	PyObject *list;
-	struct lt_expiry *exp;
-	size_t cap;
+	struct lt_placed *v;
+	size_t n;
 };
 
-static int carry_add(struct carry *c, PyObject *rec, const struct lt_expiry *x)
+static void carry_free(struct carry *c)
 {
-	size_t n = (size_t)NETIFC_LIST_SIZE(c->list), cap;
-	struct lt_expiry *v;
+	size_t i;
 
-	if (n == c->cap) {
-		cap = c->cap ? 2 * c->cap : 8;
-		if (!(v = PyMem_Realloc(c->exp, cap * sizeof *v))) {
-			PyErr_NoMemory();
-			return -1;
-		}
-		c->exp = v;
-		c->cap = cap;
-	}
-	c->exp[n] = *x;
-	return PyList_Append(c->list, rec);
+	for (i = 0; c->v && i < c->n; i++)
+		Py_XDECREF((PyObject *)c->v[i].rec);
+	PyMem_Free(c->v);
+	c->v = NULL;
+	c->n = 0;
 }
 
-/* An address or group tuple with the changes in: only records of links
- * there now, each with its link's name as its zone. */
+/* An address or group tuple with the changes in (live/merge.c): only records
+ * of links there now, each with its link's name as its zone. */
 static int merged_addrs(TablesObject *t, table *tab, struct carry *carry, struct made *res)
 {
 	modstate *st = PyModule_GetState(t->module);
 	delta *d = &tab->d;
 	Py_ssize_t nb = NETIFC_TUPLE_SIZE(tab->tuple), i;
-	struct placed *out = PyMem_Calloc((size_t)nb + d->n + 1, sizeof *out);
-	struct placed *add = PyMem_Calloc(d->n + 1, sizeof *add);
-	struct placed *all = NULL;
-	size_t n = 0, na = 0, j = 0, m = 0, o = 0;
+	struct lt_placed *base = PyMem_Calloc((size_t)nb + 1, sizeof *base);
+	struct lt_placed *out = PyMem_Calloc((size_t)nb + d->n + 1, sizeof *out);
 	const struct netifc_addr *a;
-	struct lt_expiry x;
-	PyObject *b, *link;
-	uint32_t k, gone;
-	struct lt_key key;
-	entry *e;
+	size_t n, k;
+	PyObject *b;
 	int r = -1;
 
-	if (!out || !add)
+	carry->v = PyMem_Calloc((size_t)nb + d->n + 1, sizeof *carry->v);
+	if (!base || !out || !carry->v)
 		goto done;
-	for (k = 0; k < d->n; k++)
-		d->v[k].used = 0;
 	for (i = 0; i < nb; i++) {
 		b = NETIFC_TUPLE_ITEM(tab->tuple, i);
 		a = netifc_addr_rec(st, b);
-		link = lt_link(t, a->index, &gone);
-		if (gone)
-			continue;
-		x = tab->exp ? tab->exp[i] : (struct lt_expiry){LT_NEVER, LT_NEVER};
-		lt_key_addr(&key, a);
-		if ((e = lt_changes_find(d, &key))) {
-			e->used = 1;
-			if (!e->present)
-				continue;
-			b = e->rec;
-			x = e->exp;
-		}
-		if (!link) { /* its link not told of yet: kept aside */
-			if (carry_add(carry, b, &x) < 0)
-				goto done;
-			continue;
-		}
-		out[n++] = (struct placed){a->index, (uint8_t)family_rank(a), 0, b, x};
+		base[i] = (struct lt_placed){.index = a->index,
+					     .rank = (uint8_t)family_rank(a),
+					     .rec = b,
+					     .exp = tab->exp ? tab->exp[i]
+							     : (struct lt_expiry){0, 0}};
+		lt_key_addr(&base[i].key, a);
 	}
-	for (k = 0; k < d->n; k++) {
-		e = &d->v[k];
-		if (e->used || !e->present)
-			continue;
-		link = lt_link(t, e->k.index, &gone);
-		if (e->seq <= gone)
-			continue;
-		if (!link) {
-			if (carry_add(carry, e->rec, &e->exp) < 0)
-				goto done;
-			continue;
-		}
-		a = netifc_addr_rec(st, e->rec);
-		add[na++] =
-			(struct placed){a->index, (uint8_t)family_rank(a), e->seq, e->rec, e->exp};
-	}
-	qsort(add, na, sizeof *add, placed_cmp);
-	if (!(all = PyMem_Calloc(n + na + 1, sizeof *all)))
+	if (lt_merge_records(base, (size_t)nb, d, &t->links.d, link_in_base, t, out, &n, carry->v,
+			     &carry->n) < 0)
 		goto done;
-	while (o < n || j < na) { /* a link's additions after what it had */
-		if (j < na && (o == n || out[o].rank > add[j].rank ||
-			       (out[o].rank == add[j].rank && out[o].index > add[j].index)))
-			all[m++] = add[j++];
-		else
-			all[m++] = out[o++];
-	}
-	r = make_tuple(t, all, m, 1, res);
+	for (k = 0; k < carry->n;
+	     k++) /* theirs from now: the changes go before they are told again */
+		Py_INCREF((PyObject *)carry->v[k].rec);
+	r = make_tuple(t, out, n, 1, res);
 done:
+	PyMem_Free(base);
 	PyMem_Free(out);
-	PyMem_Free(add);
-	PyMem_Free(all);
 	if (r < 0 && !PyErr_Occurred())
 		PyErr_NoMemory();
 	return r;
 }
 
 /* The records kept aside by a merge, told again into tab's (cleared) changes. */
-static int carry_over(TablesObject *t, table *tab, const struct carry *carry)
+static int carry_over(TablesObject *t, table *tab, struct carry *carry)
 {
-	modstate *st = PyModule_GetState(t->module);
-	Py_ssize_t i;
-	struct lt_key k;
+	void *held;
 	entry *e;
+	size_t i;
 
-	for (i = 0; i < NETIFC_LIST_SIZE(carry->list); i++) {
-		lt_key_addr(&k, netifc_addr_rec(st, NETIFC_LIST_ITEM(carry->list, i)));
-		if (!(e = lt_entry(&tab->d, &k)))
+	for (i = 0; i < carry->n; i++) {
+		if (!(e = lt_entry(&tab->d, &carry->v[i].key)))
 			return -1;
-		Py_XSETREF(e->rec, Py_NewRef(NETIFC_LIST_ITEM(carry->list, i)));
-		e->present = 1;
-		e->seq = ++t->seq;
-		e->exp = carry->exp[i];
+		held = e->rec;
+		lt_told_addr(e, carry->v[i].rec, 0, 0, &t->seq);
+		carry->v[i].rec = NULL; /* (the entry's now) */
+		e->exp = carry->v[i].exp;
+		Py_XDECREF((PyObject *)held);
 	}
 	return 0;
 }
@@ -458,12 +385,10 @@ static int carry_over(TablesObject *t, table *tab, const struct carry *carry)
 int lt_merge(TablesObject *t)
 {
 	struct made addrs = {0}, groups = {0};
-	struct carry carry_a = {PyList_New(0), NULL, 0}, carry_g = {PyList_New(0), NULL, 0};
+	struct carry carry_a = {NULL, 0}, carry_g = {NULL, 0};
 	PyObject *links = NULL;
 	int r = -1;
 
-	if (!carry_a.list || !carry_g.list)
-		goto done;
 	if (!t->links.d.n && !t->addrs.d.n && !t->groups.d.n) {
 		r = 0;
 		goto done;
@@ -493,10 +418,8 @@ done:
 	made_free(&addrs);
 	made_free(&groups);
 	Py_XDECREF(links);
-	Py_XDECREF(carry_a.list);
-	Py_XDECREF(carry_g.list);
-	PyMem_Free(carry_a.exp);
-	PyMem_Free(carry_g.exp);
+	carry_free(&carry_a);
+	carry_free(&carry_g);
 	return r;
 }
 
@@ -530,7 +453,7 @@ int lt_expiries(TablesObject *t, table *tab)
 int lt_age(TablesObject *t, table *tab)
 {
 	Py_ssize_t i, n;
-	struct placed *p;
+	struct lt_placed *p;
 	struct made m;
 	int r;
 
@@ -542,7 +465,8 @@ int lt_age(TablesObject *t, table *tab)
 		return -1;
 	}
 	for (i = 0; i < n; i++)
-		p[i] = (struct placed){.rec = NETIFC_TUPLE_ITEM(tab->tuple, i), .exp = tab->exp[i]};
+		p[i] = (struct lt_placed){.rec = NETIFC_TUPLE_ITEM(tab->tuple, i),
+					  .exp = tab->exp[i]};
 	r = make_tuple(t, p, (size_t)n, 0, &m);
 	PyMem_Free(p);
 	if (r < 0)
@@ -571,7 +495,7 @@ PyObject *lt_ordered(TablesObject *t, PyObject *tuple, int links)
 {
 	modstate *st = PyModule_GetState(t->module);
 	Py_ssize_t n = NETIFC_TUPLE_SIZE(tuple), i;
-	struct placed *p = PyMem_Calloc((size_t)n + 1, sizeof *p);
+	struct lt_placed *p = PyMem_Calloc((size_t)n + 1, sizeof *p);
 	const struct netifc_addr *a;
 	struct made made;
 	PyObject *res;
@@ -589,18 +513,17 @@ PyObject *lt_ordered(TablesObject *t, PyObject *tuple, int links)
 						 Py_TYPE(o));
 		}
 		if (links) {
-			p[i] = (struct placed){
+			p[i] = (struct lt_placed){
 				.index = netifc_iface_index(o), .order = (uint32_t)i, .rec = o};
 		} else {
 			a = netifc_addr_rec(st, o);
-			p[i] = (struct placed){a->index,
-					       (uint8_t)family_rank(a),
-					       (uint32_t)i,
-					       o,
-					       {LT_NEVER, LT_NEVER}};
+			p[i] = (struct lt_placed){.index = a->index,
+						  .rank = (uint8_t)family_rank(a),
+						  .order = (uint32_t)i,
+						  .rec = o};
 		}
 	}
-	qsort(p, (size_t)n, sizeof *p, placed_cmp);
+	qsort(p, (size_t)n, sizeof *p, lt_placed_cmp);
 	res = make_tuple(t, p, (size_t)n, 0, &made) < 0 ? NULL : made.tuple;
 	PyMem_Free(p);
 	return res; /* (no expiries among a dump's placed: lt_expiries tells them) */
