@@ -5,19 +5,21 @@
  * before its link), merges (on their own, and once the changes outnumber
  * the tables, as python/live_table.c's lt_bound does) and resyncs (what
  * an overflow ends in); at every step, what the changes and the base say
- * of every link and every record equals the model.  Then the lifetimes'
- * arithmetic against its definition.  The harness applies what is told as
+ * of every link and every record equals the model, and every merge
+ * (live/merge.c) keeps the tables' order.  Then the lifetimes' arithmetic
+ * against its definition.  The harness applies what is told as
  * python/live.c does (apply_link, records_gone, apply_addr), records as
  * numbers.  Built with ASan+UBSan+LSan by csrc/check/run.sh; exit status 0
  * when all is well.
  */
 #include <stdint.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
-#include "live/changes.h"
+#include "live/merge.h"
 
 #define LINKS 6  /* indexes 1..LINKS */
 #define PER_LINK 4 /* keys per link and table */
@@ -38,11 +40,12 @@ static uint32_t next_rand(void)
 /* ---- the tables under test: a base and the changes since ------------------ */
 
 struct tables {
-	uintptr_t base_link[LINKS + 1]; /* record (a number), 0: none */
-	uintptr_t base_rec[2][KEYS];    /* addresses, groups: of links there at the merge */
+	/* the base, in the tables' order: links; addresses, groups (of links there then) */
+	struct lt_placed base_link[LINKS], base_rec[2][KEYS];
+	size_t nlinks, nrecs[2];
 	struct lt_changes links, recs[2];
 	uint32_t seq;
-	size_t base_n;                  /* records in the base: what lt_bound compares with */
+	size_t base_n; /* records in the base: what lt_bound compares with */
 };
 
 /* ---- the model: what is there ---------------------------------------------- */
@@ -79,23 +82,50 @@ static void make_keys(void)
 	}
 }
 
+/* The number of key k (make_keys writes it in local[3]), -1 for none of them. */
+static int key_of(const struct lt_key *k)
+{
+	int i = k->local[3];
+
+	return i < KEYS && !memcmp(&keys[i], k, sizeof *k) ? i : -1;
+}
+
+static uintptr_t base_link(const struct tables *t, int index)
+{
+	size_t i;
+
+	for (i = 0; i < t->nlinks; i++)
+		if (t->base_link[i].index == index)
+			return (uintptr_t)t->base_link[i].rec;
+	return 0;
+}
+
+static int in_base(void *t, int32_t index)
+{
+	return base_link(t, index) != 0;
+}
+
 static uintptr_t link_now(const struct tables *t, int index, uint32_t *gone)
 {
 	void *rec;
 	int r = lt_link_now(&t->links, index, &rec, gone);
 
-	return r < 0 ? t->base_link[index] : (uintptr_t)rec;
+	return r < 0 ? base_link(t, index) : (uintptr_t)rec;
 }
 
 static uintptr_t rec_now(const struct tables *t, int tab, int key)
 {
 	uint32_t gone;
+	size_t i;
 	void *rec;
 
 	link_now(t, link_of(key), &gone);
-	if (lt_addr_now(&t->recs[tab], &keys[key], gone, &rec) < 0)
-		return t->base_rec[tab][key];
-	return (uintptr_t)rec;
+	if (lt_addr_now(&t->recs[tab], &keys[key], gone, &rec) >= 0)
+		return (uintptr_t)rec;
+	for (i = 0; i < t->nrecs[tab]; i++)
+		if (key_of(&t->base_rec[tab][i].key) == key)
+			return (uintptr_t)t->base_rec[tab][i].rec;
+	return 0;
 }
 
 static struct lt_change *entry(struct lt_changes *c, const struct lt_key *k)
@@ -147,34 +177,82 @@ static void clear(struct tables *t)
 	t->seq = 0;
 }
 
-/* Every change merged into the base, as lt_merge does: a record of a link not there stays told. */
-static void merge(struct tables *t)
+static void fail(long step, const char *what)
 {
-	uintptr_t link[LINKS + 1], rec[2][KEYS], carry[2][KEYS];
+	fprintf(stderr, "step %ld: merge: %s\n", step, what);
+	failures++;
+}
+
+/*
+ * The merged records of a table in the tables' order: by rank, then link;
+ * a link's records of the base first, in the base's order, then the rest.
+ */
+static void check_order(const struct tables *before, int tab, const struct lt_placed *v, size_t n,
+			long step)
+{
+	size_t i, j, at_prev = 0;
+	int from_base_prev = 1;
 	uint32_t gone;
-	int i, tab;
 
-	t->base_n = 0;
-	for (i = 1; i <= LINKS; i++)
-		t->base_n += (link[i] = link_now(t, i, &gone)) != 0;
-	for (tab = 0; tab < 2; tab++)
-		for (i = 0; i < KEYS; i++) {
-			uintptr_t r = rec_now(t, tab, i);
+	for (i = 0; i < n; i++) {
+		size_t at = SIZE_MAX; /* its place in the base, if kept from there */
 
-			rec[tab][i] = link[link_of(i)] ? r : 0;
-			carry[tab][i] = link[link_of(i)] ? 0 : r;
-			t->base_n += rec[tab][i] != 0;
+		link_now(before, v[i].index, &gone);
+		for (j = 0; !gone && j < before->nrecs[tab]; j++)
+			if (!memcmp(&before->base_rec[tab][j].key, &v[i].key, sizeof v[i].key))
+				at = j;
+		if (i && (v[i - 1].rank > v[i].rank ||
+			  (v[i - 1].rank == v[i].rank && v[i - 1].index > v[i].index)))
+			fail(step, "not by rank, then link");
+		if (i && v[i - 1].rank == v[i].rank && v[i - 1].index == v[i].index) {
+			if (at != SIZE_MAX && (!from_base_prev || at < at_prev))
+				fail(step, "a link's records of the base not first, in order");
+			if (at == SIZE_MAX && !from_base_prev && v[i].order < v[i - 1].order)
+				fail(step, "a link's additions not in the order told");
 		}
-	clear(t);
-	memcpy(t->base_link, link, sizeof link);
-	memcpy(t->base_rec, rec, sizeof rec);
-	for (tab = 0; tab < 2; tab++)
-		for (i = 0; i < KEYS; i++)
-			if (carry[tab][i]) {
-				struct lt_change *e = entry(&t->recs[tab], &keys[i]);
+		if (v[i].rank != (keys[key_of(&v[i].key)].family != AF_INET) ||
+		    v[i].index != link_of(key_of(&v[i].key)))
+			fail(step, "a record placed by another's rank or link");
+		from_base_prev = at != SIZE_MAX;
+		at_prev = at;
+	}
+}
 
-				lt_told_addr(e, (void *)carry[tab][i], 0, 0, &t->seq);
-			}
+/* Every change merged into the base by live/merge.c, as lt_merge does: a
+ * record of a link not there stays told. */
+static void merge(struct tables *t, long step)
+{
+	struct lt_placed links[LINKS + KEYS], recs[2][2 * KEYS], carry[2][2 * KEYS];
+	size_t nl, n[2], nc[2], i;
+	int tab;
+
+	for (tab = 0; tab < 2; tab++) {
+		if (lt_merge_records(t->base_rec[tab], t->nrecs[tab], &t->recs[tab], &t->links,
+				     in_base, t, recs[tab], &n[tab], carry[tab], &nc[tab]) < 0) {
+			fprintf(stderr, "live_check: out of memory\n");
+			exit(2);
+		}
+		check_order(t, tab, recs[tab], n[tab], step);
+	}
+	if (lt_merge_links(t->base_link, t->nlinks, &t->links, links, &nl) < 0) {
+		fprintf(stderr, "live_check: out of memory\n");
+		exit(2);
+	}
+	for (i = 0; i < nl; i++)
+		if ((i && links[i - 1].index >= links[i].index) || !links[i].rec)
+			fail(step, "links not by index, or one removed kept");
+	clear(t);
+	memcpy(t->base_link, links, nl * sizeof *links);
+	t->nlinks = t->base_n = nl;
+	for (tab = 0; tab < 2; tab++) {
+		memcpy(t->base_rec[tab], recs[tab], n[tab] * sizeof *recs[tab]);
+		t->base_n += t->nrecs[tab] = n[tab];
+		for (i = 0; i < nc[tab]; i++) {
+			struct lt_change *e = entry(&t->recs[tab], &carry[tab][i].key);
+
+			lt_told_addr(e, carry[tab][i].rec, 0, 0, &t->seq);
+		}
+	}
 }
 
 /* The tables read again (a Resync): the kernel's, which lists no record of a link not there. */
@@ -182,16 +260,32 @@ static void resync(struct tables *t, struct model *m)
 {
 	int i, tab;
 
+	struct lt_placed *p;
+	int rank;
+
 	clear(t);
-	t->base_n = 0;
+	t->nlinks = 0;
 	for (i = 1; i <= LINKS; i++)
-		t->base_n += (t->base_link[i] = m->link[i]) != 0;
-	for (tab = 0; tab < 2; tab++)
-		for (i = 0; i < KEYS; i++) {
-			if (!m->link[link_of(i)])
-				m->rec[tab][i] = 0;
-			t->base_n += (t->base_rec[tab][i] = m->rec[tab][i]) != 0;
-		}
+		if (m->link[i])
+			t->base_link[t->nlinks++] =
+				(struct lt_placed){ .index = i, .rec = (void *)m->link[i] };
+	t->base_n = t->nlinks;
+	for (tab = 0; tab < 2; tab++) {
+		t->nrecs[tab] = 0;
+		for (rank = 0; rank < 2; rank++) /* as a dump gives them: IPv4, then IPv6; by link */
+			for (i = 0; i < KEYS; i++) {
+				if (!m->link[link_of(i)])
+					m->rec[tab][i] = 0;
+				if (!m->rec[tab][i] || (keys[i].family != AF_INET) != rank)
+					continue;
+				p = &t->base_rec[tab][t->nrecs[tab]++];
+				*p = (struct lt_placed){ .index = link_of(i),
+							 .rank = (uint8_t)rank,
+							 .rec = (void *)m->rec[tab][i],
+							 .key = keys[i] };
+			}
+		t->base_n += t->nrecs[tab];
+	}
 }
 
 static void check(const struct tables *t, const struct model *m, long step, const char *what)
@@ -217,7 +311,7 @@ static void check(const struct tables *t, const struct model *m, long step, cons
 			}
 }
 
-static const char *step_once(struct tables *t, struct model *m)
+static const char *step_once(struct tables *t, struct model *m, long step)
 {
 	uint32_t r = next_rand() % 100;
 	int index = (int)(next_rand() % LINKS) + 1, key = (int)(next_rand() % KEYS);
@@ -247,7 +341,7 @@ static const char *step_once(struct tables *t, struct model *m)
 		return "record removed";
 	}
 	if (r < 94) {
-		merge(t);
+		merge(t, step);
 		return "merge";
 	}
 	resync(t, m);
@@ -265,12 +359,12 @@ static void model_run(void)
 	memset(&m, 0, sizeof m);
 	make_keys();
 	for (step = 0; step < STEPS && failures < 20; step++) {
-		what = step_once(&t, &m);
+		what = step_once(&t, &m, step);
 		check(&t, &m, step, what);
 		/* bounded: merged once they outnumber the tables (lt_bound, smaller) */
 		if (t.links.n > 4 + t.base_n || t.recs[0].n > 4 + t.base_n ||
 		    t.recs[1].n > 4 + t.base_n) {
-			merge(&t);
+			merge(&t, step);
 			check(&t, &m, step, "merge (bound)");
 		}
 	}
