@@ -135,14 +135,14 @@ done:
 
 /* ---- applying notifications --------------------------------------------- */
 
-static int emit(PyObject *out, PyObject *kinds, int kind, PyObject *a, PyObject *b)
+static int emit(TablesObject *t, PyObject *out, PyObject *kinds, int kind, PyObject *a, PyObject *b)
 {
 	PyObject *ev;
 	int r;
 
 	if (!out)
 		return 0;
-	if (!(ev = lt_event(kinds, kind, a, b, NULL)))
+	if (!(ev = lt_event(t->new_object, kinds, kind, a, b, NULL)))
 		return -1;
 	r = PyList_Append(out, ev);
 	Py_DECREF(ev);
@@ -205,7 +205,7 @@ static int apply_link(TablesObject *t, PyObject *rec, int removed, PyObject *out
 	lt_told_link(e, Py_NewRef(removed ? (old ? old : rec) : rec), removed, &t->seq);
 	drop(held);
 	if (out && (old || !removed) &&
-	    emit(out, classes,
+	    emit(t, out, classes,
 		 removed ? EV_LINK_REMOVED
 		 : old   ? EV_LINK_CHANGED
 			 : EV_LINK_ADDED,
@@ -275,9 +275,9 @@ static int apply_addr(TablesObject *t, table *tab, PyObject *rec, int removed, i
 	if (group && !removed && was)
 		goto done;              /* a group's record changed: no event */
 	if (kind == EV_ADDR_CHANGED)
-		r = emit(out, classes, kind, was, rec);
+		r = emit(t, out, classes, kind, was, rec);
 	else
-		r = emit(out, classes, kind, removed ? was : rec, NULL);
+		r = emit(t, out, classes, kind, removed ? was : rec, NULL);
 done:
 	Py_XDECREF(was);
 	return r;
@@ -669,8 +669,8 @@ static int take(TablesObject *t, PyObject *out, PyObject *classes)
 		r = reload(t);
 		if (r == 0 && out) {
 			PyObject *none = PyTuple_New(0),
-				 *e = none ? lt_event(classes, EV_RESYNC, t->links.tuple,
-						      t->addrs.tuple,
+				 *e = none ? lt_event(t->new_object, classes, EV_RESYNC,
+						      t->links.tuple, t->addrs.tuple,
 						      t->groups.tuple ? t->groups.tuple : none)
 					   : NULL;
 
@@ -757,6 +757,7 @@ static int tables_traverse(PyObject *self, visitproc visit, void *arg)
 	Py_VISIT(t->netns);
 	Py_VISIT(t->cache);
 	Py_VISIT(t->kinds);
+	Py_VISIT(t->new_object);
 	for (i = 0; i < 3; i++) {
 		Py_VISIT(tabs[i]->tuple);
 		for (k = 0; k < tabs[i]->d.n; k++)
@@ -788,6 +789,7 @@ static void tables_dealloc(PyObject *self)
 	PyMem_Free(t->by_name);
 	Py_CLEAR(t->cache);
 	Py_CLEAR(t->kinds);
+	Py_CLEAR(t->new_object);
 	Py_CLEAR(t->module);
 	Py_CLEAR(t->netns);
 	for (i = 0; i < sizeof t->dropped / sizeof *t->dropped; i++)
@@ -921,6 +923,12 @@ static PyObject *tables_events(PyObject *self, PyObject *classes)
 	}
 	if (classes != t->kinds) {
 		if (!lt_kinds_check(classes)) {
+			leave(t);
+			Py_DECREF(out);
+			return NULL;
+		}
+		if (!t->new_object && !(t->new_object = PyObject_GetAttrString(
+						(PyObject *)&PyBaseObject_Type, "__new__"))) {
 			leave(t);
 			Py_DECREF(out);
 			return NULL;

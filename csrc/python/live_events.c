@@ -28,14 +28,14 @@ int lt_kinds_check(PyObject *kinds)
 	return ok;
 }
 
-PyObject *lt_event(PyObject *kinds, int kind, PyObject *a, PyObject *b, PyObject *c)
+PyObject *lt_event(PyObject *object_new, PyObject *kinds, int kind, PyObject *a, PyObject *b,
+		   PyObject *c)
 {
 	PyObject *spec = NETIFC_TUPLE_ITEM(kinds, kind);
 	PyObject *names = NETIFC_TUPLE_ITEM(spec, 1), *fields[3] = {a, b, c}, *ev;
 	Py_ssize_t i;
 
-	ev = PyObject_CallMethod((PyObject *)&PyBaseObject_Type, "__new__", "(O)",
-				 NETIFC_TUPLE_ITEM(spec, 0));
+	ev = PyObject_CallFunctionObjArgs(object_new, NETIFC_TUPLE_ITEM(spec, 0), NULL);
 	for (i = 0; ev && i < nfields[kind]; i++)
 		if (PyObject_GenericSetAttr(ev, NETIFC_TUPLE_ITEM(names, i), fields[i]) < 0)
 			Py_CLEAR(ev);

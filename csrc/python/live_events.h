@@ -29,10 +29,11 @@ int lt_kinds_check(PyObject *kinds);
 
 /*
  * An event of kind, its fields a, b, c (as many as it has): made by
- * object.__new__(class), which refuses what it cannot make, and its fields
+ * object_new(class) (object.__new__, which refuses what it cannot make), and its fields
  * set by name as a frozen dataclass's own __init__ sets them
  * (object.__setattr__), without its Python frame.  NULL and an exception.
  */
-PyObject *lt_event(PyObject *kinds, int kind, PyObject *a, PyObject *b, PyObject *c);
+PyObject *lt_event(PyObject *object_new, PyObject *kinds, int kind, PyObject *a, PyObject *b,
+		   PyObject *c);
 
 #endif

@@ -40,6 +40,7 @@ typedef struct {
 	uint32_t *by_name;      /* positions in links.tuple by name, made on first use */
 	PyObject *cache;        /* the Python layer's, dropped at every change */
 	PyObject *kinds;        /* the last event kinds _events() was given, found right */
+	PyObject *new_object;   /* object.__new__, what the events are made by (live_events.h) */
 	PyObject *dropped[2];   /* let go under the lock: released once it is (live.c) */
 	struct lt_lock lk;      /* guards all of the above (live_lock.h) */
 } TablesObject;
