@@ -630,6 +630,23 @@ static int open_watch(TablesObject *t)
 #define LATE_MS 500
 
 /*
+ * Whether a datagram (or an error) waits on the socket: one peek that does
+ * not block, so that a read with nothing pending -- the usual one -- costs
+ * that syscall and not the GIL's handover around nl_watch_read.  The peek
+ * takes the socket's error: an overflow (ENOBUFS) is kept as stale.
+ */
+static int pending(TablesObject *t)
+{
+	char byte;
+
+	if (recv(t->w.fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) >= 0)
+		return 1;
+	if (errno == ENOBUFS)
+		t->stale = 1; /* notifications were lost: the tables are read again */
+	return errno != EAGAIN && errno != EWOULDBLOCK;
+}
+
+/*
  * Under the lock: every pending notification applied (a live table whose
  * socket was closed, here or by a fork, opens another and reads the tables
  * again).  out: the events, made from classes; NULL for none.
@@ -656,9 +673,13 @@ static int take(TablesObject *t, PyObject *out, PyObject *classes)
 	now = lt_now();
 	t->late = now - t->read_at > LATE_MS;
 	t->read_at = now;
-	Py_BEGIN_ALLOW_THREADS  /* (the tables' lock guards t->w) */
-	r = nl_watch_read(&t->w, &ev);
-	Py_END_ALLOW_THREADS
+	if (pending(t)) {
+		Py_BEGIN_ALLOW_THREADS /* (the tables' lock guards t->w) */
+		r = nl_watch_read(&t->w, &ev);
+		Py_END_ALLOW_THREADS
+	} else {
+		r = 0;
+	}
 	if (r < 0) {
 		t->stale = 1; /* what it took before failing is lost */
 		nl_events_free(&ev);
