@@ -13,10 +13,12 @@ LINUX = sys.platform.startswith("linux")
 WINDOWS = sys.platform == "win32"
 # csrc/ is a folder per layer: core/ (the portable contract), one folder per
 # backend (netlink/ and procfs/: Linux; posix/: getifaddrs, built on Linux too so the
-# tests can compare it; windows/), python/ (the binding).  A layer is built
+# tests can compare it; windows/), live/ (the live tables' logic, plain C: Linux's
+# binding uses it), python/ (the binding).  A layer is built
 # where its platform is; python/'s Linux-only types are named here.
-LAYERS = ["core", "python"] + (["windows"] if WINDOWS else ["posix"] + (["netlink", "procfs"] if LINUX else []))
-BINDING_LINUX_ONLY = {"live.c", "live_table.c", "routes.c", "netns.c"}
+LAYERS = ["core", "python"] + (["windows"] if WINDOWS else ["posix"] + (["netlink", "procfs", "live"] if LINUX else []))
+BINDING_LINUX_ONLY = {"live.c", "live_apply.c", "live_table.c", "live_events.c", "live_lock.c",
+                      "routes.c", "netns.c"}
 # netifc._floor (the benchmark's kernel floor): floor/ and the core files it is built with.
 FLOOR_CORE = ["netlink/io.c", "netlink/parse.c", "netlink/route_parse.c", "netlink/stats_parse.c",
               "core/addr.c", "core/vec.c"]

@@ -3,7 +3,8 @@
 # run it: a memory error, undefined behaviour or a leak of the core's own
 # allocations fails it; here, then in a namespace of links of every kind
 # (in_lab.sh).  Then the same for bsd_check.c (posix/bsd.c on recorded BSD
-# structures).
+# structures), route_check.c, and live_check.c (the live tables' changes and
+# merge, live/, against a model).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 csrc=$(dirname "$here")
@@ -27,3 +28,7 @@ $cc -o "$out/route_check" \
     "$csrc"/netlink/netns.c "$csrc"/core/addr.c "$csrc"/core/vec.c "$csrc"/netlink/stats.c "$csrc"/netlink/stats_parse.c "$csrc"/netlink/ethtool.c \
     -lpthread
 "$out/route_check"
+# The live tables' changes and merge against a model (random links, addresses,
+# groups, merges and resyncs; tables equal at every step): a binary of its own.
+$cc -o "$out/live_check" "$here/live_check.c" "$csrc/live/changes.c" "$csrc/live/merge.c" "$csrc/core/addr.c"
+"$out/live_check"

@@ -30,7 +30,7 @@ struct cached {
 	struct nl_sock s;
 	int nslink;             /* this thread's /proc/.../ns/net link (O_PATH) */
 	int own_fd;             /* a socket made for one call, while it is open */
-	char ns[48];            /* "net:[inode]" the socket was made in */
+	char ns[NL_NS_ID_SIZE]; /* "net:[inode]" the socket was made in */
 	struct nl_names *names; /* its namespace's link names, once asked for */
 	struct nl_fork_entry fork;      /* on the fork registry's list of threads */
 };
@@ -181,6 +181,16 @@ int nl_get(struct netifc_ns *ns, struct nl_sock *own, int strict, size_t want, s
 	c->own_fd = own->fd;
 	nl_fork_unlock(NL_FORK_THREADS);
 	return r;
+}
+
+int nl_thread_ns(char id[NL_NS_ID_SIZE])
+{
+	struct cached *c;
+	int r = thread_record(&c);
+
+	if (!c)
+		return r < 0 ? r : -ENOMEM;
+	return netns_of_thread(c, id, NL_NS_ID_SIZE) < 0 ? -ENOENT : 0;
 }
 
 void nl_put(struct netifc_ns *ns, struct nl_sock *s, struct nl_sock *own)

@@ -21,6 +21,14 @@ int nl_get(struct netifc_ns *ns, struct nl_sock *own, int strict, size_t want, s
 void nl_put(struct netifc_ns *ns, struct nl_sock *s, struct nl_sock *own);
 
 /*
+ * The one check of which network namespace the calling thread is in: its
+ * id ("net:[inode]", read through the thread's kept link to it): 0, or a
+ * negative errno.  The live tables compare it with their own.
+ */
+#define NL_NS_ID_SIZE 48
+int nl_thread_ns(char id[NL_NS_ID_SIZE]);
+
+/*
  * When s is the calling thread's kept socket (given by nl_get, in use), the
  * link names of its namespace with their own socket (netlink/names.h),
  * opened on first use, kept with s and dropped with it (a dirty s, another

@@ -12,12 +12,9 @@
  * which bounds them.  A lookup by index looks at both and merges nothing.
  * A table with nothing pending holds its records and its tuple, no more.
  *
- * What the kernel lists before it tells (netlink/watch.h) is asked for when
- * a sign of it is told -- a link's change, an address's solicited-node group
- * joined: after the batch, each such link's addresses (and kept groups), one
- * filtered request each, and what differs applied as if told.  Where the
- * kernel tells of no groups, a read of them (live) or of events (Watcher)
- * compares them with a dump.
+ * What is told is applied by live_apply.c, which also asks the kernel for
+ * what it does not tell; the changes and their merge are plain C (live/),
+ * the tuples live_table.c's, the events live_events.c's.
  *
  * The tables' own lock, not the GIL, guards everything of theirs that
  * changes -- the tables, the socket, the kept object (_cache) and the event
@@ -31,673 +28,27 @@
  * tables change only when it asks for events.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 
-#include "netlink/fork.h"
+#include "netlink/socket.h"
 #include "python/live.h"
+#include "python/live_apply.h"
+#include "python/live_events.h"
+#include "python/live_lock.h"
 #include "python/live_table.h"
 #include "python/netns.h"
 
-/* What _events() makes, in the order of the classes it is given. */
-enum {
-	EV_LINK_ADDED,
-	EV_LINK_CHANGED,
-	EV_LINK_REMOVED,
-	EV_ADDR_ADDED,
-	EV_ADDR_CHANGED,
-	EV_ADDR_REMOVED,
-	EV_GROUP_JOINED,
-	EV_GROUP_LEFT,
-	EV_RESYNC,
-	EV_KINDS
-};
+/* ---- the lock (live_lock.c) ------------------------------------------------- */
 
-/*
- * A child's table locks are the parent's state (perhaps held by a thread
- * gone there): made anew at its first use, under `renewing`, which guards
- * fork_count and every table's lock and forks fields.  It is held for a
- * few loads and stores only, so a fork takes it (the fork registry's,
- * netlink/fork.h) to leave it free in both.
- */
-static pthread_mutex_t renewing = PTHREAD_MUTEX_INITIALIZER;
-static unsigned fork_count;
-
-static void renew_in_child(struct nl_fork_entry *e)
-{
-	(void)e;
-	fork_count++;
-}
-
-static struct nl_fork_entry renew = {&renewing, renew_in_child, NULL, NULL};
-
-static void count_forks_from_now(void)
-{
-	if (nl_fork_ready() == 0) {
-		nl_fork_lock(NL_FORK_OTHER);
-		nl_fork_add(NL_FORK_OTHER, &renew);
-		nl_fork_unlock(NL_FORK_OTHER);
-	}
-}
-
-/* ---- reading the tables ------------------------------------------------- */
-
-static int netns_of_thread(dev_t *dev, ino_t *ino)
-{
-	struct stat s;
-
-	if (stat("/proc/thread-self/ns/net", &s) < 0 && stat("/proc/self/ns/net", &s) < 0)
-		return -1;
-	*dev = s.st_dev;
-	*ino = s.st_ino;
-	return 0;
-}
-
-/* -1 and RuntimeError when this thread is in another namespace than the tables watch. */
-static int elsewhere(TablesObject *t)
-{
-	dev_t dev;
-	ino_t ino;
-
-	if (!t->netns && netns_of_thread(&dev, &ino) == 0 && (dev != t->ns_dev || ino != t->ns_ino)) {
-		PyErr_SetString(PyExc_RuntimeError,
-				"netifc: live tables are read again from the"
-				" network namespace they watch; this thread is in another one");
-		return -1;
-	}
-	return 0;
-}
-
-/* Under the lock: *o is let go, released by leave() once the lock is. */
-static void let_go(TablesObject *t, PyObject **o)
-{
-	size_t i;
-
-	if (!*o)
-		return;
-	for (i = 0; i < sizeof t->dropped / sizeof *t->dropped && t->dropped[i]; i++)
-		;
-	if (i < sizeof t->dropped / sizeof *t->dropped)
-		t->dropped[i] = *o;
-	else
-		Py_DECREF(*o);  /* not reached: a call lets go of each field once */
-	*o = NULL;
-}
-
-/* One dump by the module's _snapshot(multicast, "netlink") (or the _NetNS's): (links, records). */
-static PyObject *dump(TablesObject *t, int multicast)
-{
-	PyObject *res = t->netns ? PyObject_CallMethod(t->netns, "_snapshot", "(i)", multicast)
-				 : PyObject_CallMethod(t->module, "_snapshot", "(is)", multicast,
-						       "netlink");
-
-	if (res && (!PyTuple_Check(res) || NETIFC_TUPLE_SIZE(res) != 2 ||
-		    !PyTuple_Check(NETIFC_TUPLE_ITEM(res, 0)) ||
-		    !PyTuple_Check(NETIFC_TUPLE_ITEM(res, 1)))) {
-		Py_DECREF(res);
-		PyErr_SetString(PyExc_TypeError, "_snapshot() must return two tuples");
-		return NULL;
-	}
-	return res;
-}
-
-/*
- * Read every table again.  The socket was open before, so what changes
- * after the dumps is pending on it, and applying what a dump already holds
- * changes nothing.
- */
-static int reload(TablesObject *t)
-{
-	PyObject *uni = NULL, *multi = NULL, *links = NULL, *addrs = NULL, *groups = NULL;
-	int r = -1;
-
-	t->stale = 1;           /* until this succeeds: the next read tries again */
-	if (elsewhere(t) < 0)
-		return -1;
-	if (!(uni = dump(t, 0)) || (t->keep_groups && !(multi = dump(t, 1))))
-		goto done;
-	if (!(links = lt_ordered(t, NETIFC_TUPLE_ITEM(uni, 0), 1)) ||
-	    !(addrs = lt_ordered(t, NETIFC_TUPLE_ITEM(uni, 1), 0)) ||
-	    (multi && !(groups = lt_ordered(t, NETIFC_TUPLE_ITEM(multi, 1), 0))))
-		goto done;
-	lt_clear(&t->links);
-	lt_clear(&t->addrs);
-	lt_clear(&t->groups);
-	t->links.tuple = links;
-	t->addrs.tuple = addrs;
-	t->groups.tuple = groups;
-	links = addrs = groups = NULL;
-	PyMem_Free(t->by_name);
-	t->by_name = NULL;
-	let_go(t, &t->cache);
-	t->stale = 0;
-	r = 0;
-done:
-	Py_XDECREF(uni);
-	Py_XDECREF(multi);
-	Py_XDECREF(links);
-	Py_XDECREF(addrs);
-	Py_XDECREF(groups);
-	return r;
-}
-
-/* ---- applying notifications --------------------------------------------- */
-
-/*
- * An event of kind made with its fields a, b, c (as many as its class has
- * slots): kinds[kind] is (class, (slot name, ...)).  The fields are set as
- * the frozen class's own __init__ sets them (object.__setattr__), without
- * its Python frame.
- */
-static PyObject *event(PyObject *kinds, int kind, PyObject *a, PyObject *b, PyObject *c)
-{
-	PyObject *spec = NETIFC_TUPLE_ITEM(kinds, kind);
-	PyObject *names = NETIFC_TUPLE_ITEM(spec, 1), *fields[3] = {a, b, c}, *ev;
-	Py_ssize_t i;
-
-	if (!(ev = PyType_GenericAlloc((PyTypeObject *)NETIFC_TUPLE_ITEM(spec, 0), 0)))
-		return NULL;
-	for (i = 0; i < NETIFC_TUPLE_SIZE(names); i++) {
-		if (PyObject_GenericSetAttr(ev, NETIFC_TUPLE_ITEM(names, i), fields[i]) < 0) {
-			Py_DECREF(ev);
-			return NULL;
-		}
-	}
-	return ev;
-}
-
-/*
- * kinds as _events() takes them: EV_KINDS pairs (class, (slot name, ...)),
- * each class one whose instances object.__new__ makes: classes of Python
- * only up to object (no builtin base: a zeroed one of those could crash),
- * with no __new__ of their own, just the slots named.
- */
-static int kinds_ok(PyObject *kinds)
-{
-	static const Py_ssize_t nfields[EV_KINDS] = {1, 2, 1, 1, 2, 1, 1, 1, 3};
-	PyObject *spec, *names, *cls, *new = NULL, *base_new = NULL;
-	PyTypeObject *base;
-	Py_ssize_t i, k;
-	int ok = PyTuple_Check(kinds) && NETIFC_TUPLE_SIZE(kinds) == EV_KINDS;
-
-	if (ok && !(base_new = PyObject_GetAttrString((PyObject *)&PyBaseObject_Type, "__new__")))
-		return 0;
-	for (i = 0; ok && i < EV_KINDS; i++) {
-		spec = NETIFC_TUPLE_ITEM(kinds, i);
-		ok = PyTuple_Check(spec) && NETIFC_TUPLE_SIZE(spec) == 2 &&
-		     PyType_Check(cls = NETIFC_TUPLE_ITEM(spec, 0)) &&
-		     netifc_type_size((PyTypeObject *)cls, 0) ==
-			     netifc_type_size(&PyBaseObject_Type, 0) +
-				     nfields[i] * (Py_ssize_t)sizeof(PyObject *) &&
-		     PyTuple_Check(names = NETIFC_TUPLE_ITEM(spec, 1)) &&
-		     NETIFC_TUPLE_SIZE(names) == nfields[i];
-		for (k = 0; ok && k < nfields[i]; k++)
-			ok = PyUnicode_Check(NETIFC_TUPLE_ITEM(names, k));
-		for (base = ok ? (PyTypeObject *)cls : NULL; base && base != &PyBaseObject_Type;
-		     base = NETIFC_TP_BASE(base))
-			ok = ok && (NETIFC_TP_FLAGS(base) & Py_TPFLAGS_HEAPTYPE) &&
-			     !netifc_type_size(base, 1);
-		ok = ok && (!base || base == &PyBaseObject_Type);
-		if (ok && !(new = PyObject_GetAttrString(cls, "__new__"))) {
-			Py_DECREF(base_new);
-			return 0;
-		}
-		ok = ok && new == base_new;
-		Py_CLEAR(new);
-	}
-	Py_XDECREF(base_new);
-	if (!ok)
-		PyErr_Format(PyExc_TypeError, "_events() takes %d pairs (class, slot names)",
-			     EV_KINDS);
-	return ok;
-}
-
-static int emit(PyObject *out, PyObject *kinds, int kind, PyObject *a, PyObject *b)
-{
-	PyObject *ev;
-	int r;
-
-	if (!out)
-		return 0;
-	if (!(ev = event(kinds, kind, a, b, NULL)))
-		return -1;
-	r = PyList_Append(out, ev);
-	Py_DECREF(ev);
-	return r;
-}
-
-/* e holds rec (a new reference) from now on. */
-static void entry_set(entry *e, PyObject *rec, int present)
-{
-	Py_XSETREF(e->rec, rec);
-	e->present = (uint8_t)present;
-}
-
-/* 1 when the link is new or changed, 0 when not (or removed), -1 on error. */
-static int apply_link(TablesObject *t, PyObject *rec, int removed, PyObject *out, PyObject *classes)
-{
-	int32_t index = netifc_iface_index(rec);
-	PyObject *old = lt_link(t, index, NULL);
-	struct key k;
-	entry *e;
-	int same;
-
-	if (old && !removed && (same = PyObject_RichCompareBool(old, rec, Py_EQ)) != 0)
-		return same < 0 ? -1 : 0;
-	lt_key_index(&k, index);       /* a link never told of is removed too: its records go */
-	if (!(e = lt_entry(&t->links.d, &k)))
-		return -1;
-	Py_XINCREF(old);
-	entry_set(e, Py_NewRef(removed ? (old ? old : rec) : rec), !removed);
-	if (removed)
-		e->gone = ++t->seq;
-	if (out && (old || !removed) &&
-	    emit(out, classes,
-		 removed ? EV_LINK_REMOVED
-		 : old   ? EV_LINK_CHANGED
-			 : EV_LINK_ADDED,
-		 old ? old : rec, old && !removed ? rec : NULL) < 0) {
-		Py_XDECREF(old);
-		return -1;
-	}
-	Py_XDECREF(old);
-	return !removed;
-}
-
-static int same_lifetimes(modstate *st, PyObject *x, PyObject *y)
-{
-	const struct netifc_addr *a = netifc_addr_rec(st, x), *b = netifc_addr_rec(st, y);
-
-	return a->preferred == b->preferred && a->valid == b->valid;
-}
-
-/*
- * An address or group told (or, asked: read from the kernel, whose lifetimes
- * count down since they were told, so only a change of its fields counts).
- */
-static int apply_addr(TablesObject *t, table *tab, PyObject *rec, int removed, int group, int asked,
-		      PyObject *out, PyObject *classes)
-{
-	modstate *st = PyModule_GetState(t->module);
-	const struct netifc_addr *a = netifc_addr_rec(st, rec);
-	PyObject *old, *was = NULL, *link;
-	uint32_t gone;
-	struct key k;
-	entry *e;
-	int same = 0, kind, r = -1;
-
-	lt_key_addr(&k, a);
-	link = lt_link(t, k.index, &gone);
-	if ((old = lt_addr(t, tab, &k, gone)) &&
-	    !(was = link ? lt_rezoned(st, old, link) : Py_NewRef(old)))
-		return -1;
-	if (was && !removed && (same = PyObject_RichCompareBool(was, rec, Py_EQ)) < 0)
-		goto done;
-	if ((removed && !was) || (same && (group || asked || same_lifetimes(st, was, rec)))) {
-		r = 0;
-		goto done;
-	}
-	if (!(e = lt_entry(&tab->d, &k)))
-		goto done;
-	if (!removed && !(e->present && e->seq > gone))
-		e->seq = ++t->seq;      /* added (again): it goes after its link's others */
-	entry_set(e, Py_NewRef(removed ? was : rec), !removed);
-	if (group)
-		kind = removed ? EV_GROUP_LEFT : EV_GROUP_JOINED;
-	else
-		kind = removed ? EV_ADDR_REMOVED : was ? EV_ADDR_CHANGED : EV_ADDR_ADDED;
-	r = 0;
-	if (group && !removed && was)
-		goto done;              /* a group's record changed: no event */
-	if (kind == EV_ADDR_CHANGED)
-		r = emit(out, classes, kind, was, rec);
-	else
-		r = emit(out, classes, kind, removed ? was : rec, NULL);
-done:
-	Py_XDECREF(was);
-	return r;
-}
-
-#define LOOK_AHEAD 256          /* events a zone's link is looked for in, after its own */
-
-/*
- * The zone of an address of link `index`, event i of ev: its name in the
- * tables; else in a link event soon after (the kernel tells of a new
- * link's groups before the link); else the kernel's name for it now.
- */
-static void zone_of(TablesObject *t, const struct nl_events *ev, size_t i, int32_t index,
-		    char name[NETIFC_NAMESIZ])
-{
-	modstate *st = PyModule_GetState(t->module);
-	PyObject *link = lt_link(t, index, NULL);
-	const struct nl_event *e;
-	size_t k;
-
-	name[0] = 0;
-	if (link) {
-		strcpy(name, netifc_iface_name(st, link));
-		return;
-	}
-	for (k = i + 1; k < ev->n && k <= i + LOOK_AHEAD; k++) {
-		e = &ev->v[k];
-		if ((e->kind == NL_EV_LINK_NEW || e->kind == NL_EV_LINK_DEL) &&
-		    ev->links.v[e->at].index == index) {
-			strcpy(name, ev->links.v[e->at].name);
-			return;
-		}
-	}
-	if (nl_watch_name(&t->w, index, name) < 0)
-		name[0] = 0;            /* gone: no zone can be told */
-}
-
-/* ---- what the kernel does not tell (netlink/watch.h) ---------------------- */
-
-struct asks {     /* the links whose addresses are asked for */
-	int32_t *v;
-	size_t n, cap;
-};
-
-static int ask_later(struct asks *q, int32_t index)
-{
-	int32_t *v;
-	size_t cap;
-
-	if (q->n && q->v[q->n - 1] == index)
-		return 0;
-	if (q->n == q->cap) {
-		cap = q->cap ? 2 * q->cap : 8;
-		if (!(v = PyMem_Realloc(q->v, cap * sizeof *v))) {
-			PyErr_NoMemory();
-			return -1;
-		}
-		q->v = v;
-		q->cap = cap;
-	}
-	q->v[q->n++] = index;
-	return 0;
-}
-
-static int index_cmp(const void *x, const void *y)
-{
-	int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
-
-	return a < b ? -1 : a > b;
-}
-
-static int key_cmp(const void *x, const void *y)
-{
-	return memcmp(x, y, sizeof(struct key));
-}
-
-/* Link index's addresses (or groups) as the kernel lists them now: 0, or -1 and an error. */
-static int ask(TablesObject *t, enum netifc_kind kind, int32_t index, const char *name,
-	       struct netifc_addrs *out)
-{
-	struct netifc_call call = {0};
-	int r;
-
-	if (t->netns && !(call.ns = netifc_ns_core(t->netns)))
-		return -1;
-	Py_BEGIN_ALLOW_THREADS
-	r = nl_watch_link_addrs(&call, kind, index, name, out);
-	Py_END_ALLOW_THREADS
-	if (r == -EBADF && t->netns)    /* closed meanwhile by another thread */
-		PyErr_SetString(PyExc_ValueError, "I/O operation on a closed network namespace");
-	else if (r < 0)
-		netifc_core_error(PyModule_GetState(t->module), &call, r, NULL);
-	return r < 0 ? -1 : 0;
-}
-
-/*
- * Link index's records of one table made what the kernel lists, each
- * difference applied as if told.
- */
-static int reconcile(TablesObject *t, enum netifc_kind kind, int32_t index, PyObject *out,
-		     PyObject *classes)
-{
-	modstate *st = PyModule_GetState(t->module);
-	int group = kind == NETIFC_MULTICAST;
-	table *tab = group ? &t->groups : &t->addrs;
-	PyObject *link = lt_link(t, index, NULL), *had = NULL, *rec;
-	struct netifc_addrs now = {0};
-	char name[NETIFC_NAMESIZ];
-	struct key *keys = NULL, k;
-	Py_ssize_t j;
-	size_t i;
-	int r = -1, bad;
-
-	if (!link || !tab->tuple)
-		return 0;               /* gone (its records went with it), or not kept */
-	strcpy(name, netifc_iface_name(st, link));
-	if (!(had = lt_records_of(t, tab->tuple, index)) || ask(t, kind, index, name, &now) < 0)
-		goto done;
-	if (!(keys = PyMem_Calloc(now.n + 1, sizeof *keys))) {
-		PyErr_NoMemory();
-		goto done;
-	}
-	for (i = 0; i < now.n; i++)
-		lt_key_addr(&keys[i], &now.v[i]);
-	qsort(keys, now.n, sizeof *keys, key_cmp);
-	for (j = 0; j < NETIFC_TUPLE_SIZE(had); j++) {
-		rec = NETIFC_TUPLE_ITEM(had, j);
-		lt_key_addr(&k, netifc_addr_rec(st, rec));
-		if (!bsearch(&k, keys, now.n, sizeof *keys, key_cmp) &&
-		    apply_addr(t, tab, rec, 1, group, 1, out, classes) < 0)
-			goto done;
-	}
-	for (i = 0; i < now.n; i++) {
-		if (!(rec = netifc_new_addr(st, &now.v[i])))
-			goto done;
-		bad = apply_addr(t, tab, rec, 0, group, 1, out, classes) < 0;
-		Py_DECREF(rec);
-		if (bad)
-			goto done;
-	}
-	r = 0;
-done:
-	PyMem_Free(keys);
-	netifc_addrs_free(&now);
-	Py_XDECREF(had);
-	return r;
-}
-
-/* The sorted keys of a tuple of Addr records (n+1 of them, for none); NULL: no memory. */
-static struct key *sorted_keys(modstate *st, PyObject *tuple)
-{
-	Py_ssize_t i, n = NETIFC_TUPLE_SIZE(tuple);
-	struct key *keys = PyMem_Calloc((size_t)n + 1, sizeof *keys);
-
-	if (!keys)
-		return (struct key *)PyErr_NoMemory();
-	for (i = 0; i < n; i++)
-		lt_key_addr(&keys[i], netifc_addr_rec(st, NETIFC_TUPLE_ITEM(tuple, i)));
-	qsort(keys, (size_t)n, sizeof *keys, key_cmp);
-	return keys;
-}
-
-/* Where the kernel tells of neither or one family's groups (it refused to join them). */
-static int groups_untold(TablesObject *t)
-{
-	return (t->w.groups & (NL_WATCH_MCAST4 | NL_WATCH_MCAST6)) !=
-	       (NL_WATCH_MCAST4 | NL_WATCH_MCAST6);
-}
-
-/*
- * The groups read by a dump, each difference applied as if told: what keeps
- * them current where the kernel does not tell of them.
- */
-static int regroup(TablesObject *t, PyObject *out, PyObject *classes)
-{
-	modstate *st = PyModule_GetState(t->module);
-	PyObject *multi = NULL, *had = NULL, *now, *g;
-	struct key *keys = NULL, k;
-	Py_ssize_t i;
-	int r = -1;
-
-	if (!(multi = dump(t, 1)) || lt_merge(t) < 0)
-		goto done;
-	now = NETIFC_TUPLE_ITEM(multi, 1);
-	had = Py_NewRef(t->groups.tuple);
-	if (!(keys = sorted_keys(st, now)))
-		goto done;
-	for (i = 0; i < NETIFC_TUPLE_SIZE(had); i++) {
-		g = NETIFC_TUPLE_ITEM(had, i);
-		lt_key_addr(&k, netifc_addr_rec(st, g));
-		if (!bsearch(&k, keys, (size_t)NETIFC_TUPLE_SIZE(now), sizeof *keys, key_cmp) &&
-		    apply_addr(t, &t->groups, g, 1, 1, 1, out, classes) < 0)
-			goto done;
-	}
-	for (i = 0; i < NETIFC_TUPLE_SIZE(now); i++) {
-		g = NETIFC_TUPLE_ITEM(now, i);
-		if (Py_TYPE(g) != st->Addr) {
-			netifc_type_error(PyExc_TypeError,
-					  "_snapshot() gave a %U among its records", Py_TYPE(g));
-			goto done;
-		}
-		if (apply_addr(t, &t->groups, g, 0, 1, 1, out, classes) < 0)
-			goto done;
-	}
-	Py_CLEAR(t->cache);
-	r = 0;
-done:
-	PyMem_Free(keys);
-	Py_XDECREF(had);
-	Py_XDECREF(multi);
-	return r;
-}
-
-/* Every link of q asked for once, on tables with every change merged in. */
-static int reconcile_all(TablesObject *t, struct asks *q, PyObject *out, PyObject *classes)
-{
-	size_t i, n = 0;
-
-	if (elsewhere(t) < 0 || lt_merge(t) < 0)
-		return -1;
-	qsort(q->v, q->n, sizeof *q->v, index_cmp);
-	for (i = 0; i < q->n; i++)
-		if (!n || q->v[n - 1] != q->v[i])
-			q->v[n++] = q->v[i];
-	for (i = 0; i < n; i++)
-		if (reconcile(t, NETIFC_UNICAST, q->v[i], out, classes) < 0 ||
-		    reconcile(t, NETIFC_MULTICAST, q->v[i], out, classes) < 0)
-			return -1;
-	return 0;
-}
-
-static int apply(TablesObject *t, struct nl_events *ev, PyObject *out, PyObject *classes)
-{
-	modstate *st = PyModule_GetState(t->module);
-	char name[NETIFC_NAMESIZ];
-	struct asks q = {0};
-	struct netifc_addr *a;
-	const struct nl_event *e;
-	PyObject *rec;
-	size_t i;
-	int r = 0, group;
-
-	for (i = 0; r == 0 && i < ev->n; i++) {
-		e = &ev->v[i];
-		group = e->kind == NL_EV_GROUP_NEW || e->kind == NL_EV_GROUP_DEL;
-		if (e->kind == NL_EV_GROUP_NEW && nl_watch_solicited(&ev->addrs.v[e->at]) &&
-		    (r = ask_later(&q, ev->addrs.v[e->at].index)) < 0)
-			break;
-		if (group && !t->groups.tuple)
-			continue;
-		if (e->kind == NL_EV_LINK_NEW || e->kind == NL_EV_LINK_DEL) {
-			if (!(rec = netifc_new_iface(st, &ev->links.v[e->at], ev->links.pool))) {
-				r = -1;
-				break;
-			}
-			if (t->netns)
-				netifc_iface_set_ns(rec, t->netns);
-			r = apply_link(t, rec, e->kind == NL_EV_LINK_DEL, out, classes);
-			if (r > 0)
-				r = ask_later(&q, netifc_iface_index(rec));
-		} else {
-			a = &ev->addrs.v[e->at];
-			name[0] = 0;
-			if (netifc_addr_needs_zone(a))
-				zone_of(t, ev, i, a->index, name);
-			netifc_addr_finish(a, name[0] ? name : NULL);
-			if (!(rec = netifc_new_addr(st, a))) {
-				r = -1;
-				break;
-			}
-			r = apply_addr(t, group ? &t->groups : &t->addrs, rec,
-				       e->kind == NL_EV_ADDR_DEL || e->kind == NL_EV_GROUP_DEL,
-				       group, 0, out, classes);
-		}
-		Py_DECREF(rec);
-	}
-	if (r == 0 && q.n)
-		r = reconcile_all(t, &q, out, classes);
-	PyMem_Free(q.v);
-	if (r == 0 && ev->n)
-		let_go(t, &t->cache);
-	return r ? r : lt_bound(t);
-}
-
-/* ---- the lock ------------------------------------------------------------ */
-
-/* The table's lock, made anew in a forked child (its first use there); NULL: no memory. */
-static PyThread_type_lock lock_of(TablesObject *t)
-{
-	PyThread_type_lock lock;
-
-	pthread_mutex_lock(&renewing);
-	if (t->forks != fork_count) { /* the parent's lock, perhaps held by a thread gone here */
-		PyThread_type_lock fresh = PyThread_allocate_lock();
-
-		if (fresh) {
-			/* (stale: no thread can hold the new lock before it is published) */
-			if (__atomic_load_n(&t->owner, __ATOMIC_RELAXED))
-				t->stale = 1; /* a thread gone here was changing the tables */
-			__atomic_store_n(&t->owner, 0, __ATOMIC_RELAXED);
-			t->lock = fresh; /* the old one is left: it may be held */
-			t->forks = fork_count;
-		}
-	}
-	lock = t->forks == fork_count ? t->lock : NULL;
-	pthread_mutex_unlock(&renewing);
-	return lock;
-}
-
-/*
- * The lock, waited for with the GIL released; a signal ends the wait when
- * its handler raises (PyErr_CheckSignals), else the wait goes on.
- */
 static int enter(TablesObject *t)
 {
-	unsigned long me = PyThread_get_thread_ident();
-	PyThread_type_lock lock;
-	PyLockStatus r;
+	int r = lt_lock_enter(&t->lk);
 
-	/* Only this thread stores its own ident there, so the test is exact for it. */
-	if (__atomic_load_n(&t->owner, __ATOMIC_RELAXED) == me) {
-		PyErr_SetString(PyExc_RuntimeError,
-				"netifc: tables used again while in use"
-				" (from a finalizer or signal handler of the same thread)");
-		return -1;
-	}
-	if (!(lock = lock_of(t))) {
-		PyErr_NoMemory();
-		return -1;
-	}
-	if (!PyThread_acquire_lock(lock, NOWAIT_LOCK)) {
-		do {
-			Py_BEGIN_ALLOW_THREADS
-			r = PyThread_acquire_lock_timed(lock, -1, 1);
-			Py_END_ALLOW_THREADS
-			if (r == PY_LOCK_INTR && PyErr_CheckSignals() < 0)
-				return -1;
-		} while (r != PY_LOCK_ACQUIRED);
-	}
-	t->held = lock;
-	__atomic_store_n(&t->owner, me, __ATOMIC_RELAXED);
-	return 0;
+	if (r > 0)
+		t->stale = 1; /* a thread gone by a fork was changing the tables */
+	return r < 0 ? -1 : 0;
 }
 
 /* The lock let go; then what the call let go of (let_go) is released. */
@@ -708,8 +59,7 @@ static void leave(TablesObject *t)
 
 	memcpy(dropped, t->dropped, sizeof dropped);
 	memset(t->dropped, 0, sizeof t->dropped);
-	__atomic_store_n(&t->owner, 0, __ATOMIC_RELAXED);
-	PyThread_release_lock(t->held);
+	lt_lock_leave(&t->lk);
 	for (i = 0; i < sizeof dropped / sizeof *dropped; i++)
 		Py_XDECREF(dropped[i]);
 }
@@ -733,17 +83,40 @@ static int open_watch(TablesObject *t)
 
 	if (t->netns && !ns)
 		return -1;
+	call.ns = ns;
+	Py_BEGIN_ALLOW_THREADS
 	r = nl_watch_open(&t->w, ns, groups);
-	if (r == -EBADF && ns) { /* closed meanwhile by another thread */
-		PyErr_SetString(PyExc_ValueError, "I/O operation on a closed network namespace");
-		return -1;
-	}
-	if (r < 0) {
+	Py_END_ALLOW_THREADS
+	if (r < 0) { /* (-EBADF: the namespace closed meanwhile by another thread) */
 		netifc_core_error(st, &call, r, NULL);
 		return -1;
 	}
 	t->open = 1;
 	return 0;
+}
+
+/*
+ * A notification's lifetimes are those of when it was sent, which a read
+ * more than this long after the last (ms) cannot tell well enough: their
+ * links' addresses are asked for (at most once a read).
+ */
+#define LATE_MS 500
+
+/*
+ * Whether a datagram (or an error) waits on the socket: one peek that does
+ * not block, so that a read with nothing pending -- the usual one -- costs
+ * that syscall and not the GIL's handover around nl_watch_read.  The peek
+ * takes the socket's error: an overflow (ENOBUFS) is kept as stale.
+ */
+static int pending(TablesObject *t)
+{
+	char byte;
+
+	if (recv(t->w.fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) >= 0)
+		return 1;
+	if (errno == ENOBUFS)
+		t->stale = 1; /* notifications were lost: the tables are read again */
+	return errno != EAGAIN && errno != EWOULDBLOCK;
 }
 
 /*
@@ -755,6 +128,7 @@ static int take(TablesObject *t, PyObject *out, PyObject *classes)
 {
 	struct netifc_call call = {.step = "netlink watch recv"};
 	struct nl_events ev = {0};
+	int64_t now;
 	int r;
 
 	if (t->w.fd < 0) {
@@ -769,7 +143,16 @@ static int take(TablesObject *t, PyObject *out, PyObject *classes)
 			return -1;
 		t->stale = 1;
 	}
-	r = nl_watch_read(&t->w, &ev);
+	now = lt_now();
+	t->late = now - t->read_at > LATE_MS;
+	t->read_at = now;
+	if (pending(t)) {
+		Py_BEGIN_ALLOW_THREADS /* (the tables' lock guards t->w) */
+		r = nl_watch_read(&t->w, &ev);
+		Py_END_ALLOW_THREADS
+	} else {
+		r = 0;
+	}
 	if (r < 0) {
 		t->stale = 1; /* what it took before failing is lost */
 		nl_events_free(&ev);
@@ -777,12 +160,12 @@ static int take(TablesObject *t, PyObject *out, PyObject *classes)
 		return -1;
 	}
 	if (ev.lost || t->stale) {
-		r = reload(t);
+		r = lv_reload(t);
 		if (r == 0 && out) {
 			PyObject *none = PyTuple_New(0),
-				 *e = none ? event(classes, EV_RESYNC, t->links.tuple,
-						   t->addrs.tuple,
-						   t->groups.tuple ? t->groups.tuple : none)
+				 *e = none ? lt_event(t->new_object, classes, EV_RESYNC,
+						      t->links.tuple, t->addrs.tuple,
+						      t->groups.tuple ? t->groups.tuple : none)
 					   : NULL;
 
 			Py_XDECREF(none);
@@ -791,7 +174,7 @@ static int take(TablesObject *t, PyObject *out, PyObject *classes)
 			Py_XDECREF(e);
 		}
 	} else if (ev.n) {
-		r = apply(t, &ev, out, classes);
+		r = lv_apply(t, &ev, out, classes);
 	}
 	nl_events_free(&ev);
 	if (r < 0)
@@ -802,18 +185,20 @@ static int take(TablesObject *t, PyObject *out, PyObject *classes)
 /* A read: (for a live table) take what is pending, then (whole) lt_merge. */
 static int ready(TablesObject *t, int whole, int groups)
 {
-	int first;
+	int first, aged = 0;
 
 	if (enter(t) < 0)
 		return -1;
 	if ((first = groups && !t->groups.tuple))
 		t->keep_groups = t->stale = 1; /* kept from now on: read below */
 	if ((t->live && take(t, NULL, NULL) < 0) ||
-	    (t->live && groups && !first && groups_untold(t) && regroup(t, NULL, NULL) < 0) ||
-	    (whole && lt_merge(t) < 0)) {
+	    (t->live && groups && !first && lv_groups_untold(t) && lv_regroup(t, NULL, NULL) < 0) ||
+	    (whole && (lt_merge(t) < 0 || (aged = lt_age(t, &t->addrs)) < 0))) {
 		leave(t);
 		return -1;
 	}
+	if (aged)
+		lv_let_go(t, &t->cache);
 	return 0;
 }
 
@@ -841,17 +226,14 @@ static PyObject *tables_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
 	t->netns = netns == Py_None ? NULL : Py_NewRef(netns);
 	t->live = (uint8_t)live;
 	t->keep_groups = !live; /* a live table keeps them from the first read of them */
-	t->forks = fork_count;
-	if (!(t->lock = PyThread_allocate_lock())) {
+	if (lt_lock_init(&t->lk) < 0) {
 		Py_DECREF(t);
-		return PyErr_NoMemory();
+		return NULL;
 	}
-	t->held = t->lock;
-	if (netns_of_thread(&t->ns_dev, &t->ns_ino) < 0) {
-		t->ns_dev = 0;
-		t->ns_ino = 0;
-	}
-	if (open_watch(t) < 0 || reload(t) < 0) { /* the socket first: nothing is missed */
+	if (nl_thread_ns(t->ns_id) < 0)
+		t->ns_id[0] = 0; /* not known: not checked */
+	t->read_at = lt_now();
+	if (open_watch(t) < 0 || lv_reload(t) < 0) { /* the socket first: nothing is missed */
 		Py_DECREF(t);
 		return NULL;
 	}
@@ -869,6 +251,7 @@ static int tables_traverse(PyObject *self, visitproc visit, void *arg)
 	Py_VISIT(t->netns);
 	Py_VISIT(t->cache);
 	Py_VISIT(t->kinds);
+	Py_VISIT(t->new_object);
 	for (i = 0; i < 3; i++) {
 		Py_VISIT(tabs[i]->tuple);
 		for (k = 0; k < tabs[i]->d.n; k++)
@@ -900,12 +283,12 @@ static void tables_dealloc(PyObject *self)
 	PyMem_Free(t->by_name);
 	Py_CLEAR(t->cache);
 	Py_CLEAR(t->kinds);
+	Py_CLEAR(t->new_object);
 	Py_CLEAR(t->module);
 	Py_CLEAR(t->netns);
 	for (i = 0; i < sizeof t->dropped / sizeof *t->dropped; i++)
 		Py_CLEAR(t->dropped[i]);
-	if (t->lock && t->forks == fork_count)
-		PyThread_free_lock(t->lock);
+	lt_lock_free(&t->lk);
 	NETIFC_TP_FREE(tp)(self);
 	Py_DECREF(tp);
 }
@@ -1033,16 +416,22 @@ static PyObject *tables_events(PyObject *self, PyObject *classes)
 		return NULL;
 	}
 	if (classes != t->kinds) {
-		if (!kinds_ok(classes)) {
+		if (!lt_kinds_check(classes)) {
 			leave(t);
 			Py_DECREF(out);
 			return NULL;
 		}
-		let_go(t, &t->kinds);
+		if (!t->new_object && !(t->new_object = PyObject_GetAttrString(
+						(PyObject *)&PyBaseObject_Type, "__new__"))) {
+			leave(t);
+			Py_DECREF(out);
+			return NULL;
+		}
+		lv_let_go(t, &t->kinds);
 		t->kinds = Py_NewRef(classes);
 	}
 	if (take(t, out, classes) < 0 ||
-	    (t->groups.tuple && groups_untold(t) && regroup(t, out, classes) < 0) ||
+	    (t->groups.tuple && lv_groups_untold(t) && lv_regroup(t, out, classes) < 0) ||
 	    lt_merge(t) < 0) {
 		t->stale = 1; /* the events taken are not handed out: a Resync will be */
 		Py_CLEAR(out);
@@ -1128,7 +517,7 @@ static int tables_set_cache(PyObject *self, PyObject *v, void *c)
 	(void)c;
 	if (enter(t) < 0)
 		return -1;
-	let_go(t, &t->cache);
+	lv_let_go(t, &t->cache);
 	t->cache = v && v != Py_None ? Py_NewRef(v) : NULL;
 	leave(t);
 	return 0;
@@ -1214,12 +603,11 @@ static PyType_Spec tables_spec = {
 
 int netifc_live_add(PyObject *m, modstate *st)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	PyObject *tp = PyType_FromModuleAndSpec(m, &tables_spec, NULL);
 
 	if (!tp)
 		return -1;
 	st->Tables = (PyTypeObject *)tp;
-	pthread_once(&once, count_forks_from_now);
+	lt_lock_setup();
 	return PyModule_AddObjectRef(m, "_Tables", tp);
 }

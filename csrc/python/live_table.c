@@ -7,97 +7,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
+#include "live/merge.h"
 #include "python/live_table.h"
 
-/* ---- keys and the changes table ----------------------------------------- */
-
-void lt_key_index(struct key *k, int32_t index)
-{
-	memset(k, 0, sizeof *k);
-	k->index = index;
-}
-
-void lt_key_addr(struct key *k, const struct netifc_addr *a)
-{
-	size_t alen = netifc_family_len(a->family);
-
-	memset(k, 0, sizeof *k);
-	k->index = a->index;
-	k->family = a->family;
-	k->prefixlen = a->prefixlen;
-	k->has_peer = a->has_peer;
-	memcpy(k->local, a->local, alen);
-	if (a->has_peer)
-		memcpy(k->peer, a->peer, alen);
-}
-
-static uint32_t key_hash(const struct key *k)
-{
-	const uint8_t *p = (const uint8_t *)k;
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < sizeof *k; i++)
-		h = (h ^ p[i]) * 16777619u;
-	return h;
-}
-
-static entry *delta_find(const delta *d, const struct key *k, uint32_t h)
-{
-	uint32_t i, at;
-
-	if (!d->n)
-		return NULL;
-	for (i = h & (d->nslot - 1); (at = d->slot[i]) != 0; i = (i + 1) & (d->nslot - 1))
-		if (d->v[at - 1].hash == h && !memcmp(&d->v[at - 1].k, k, sizeof *k))
-			return &d->v[at - 1];
-	return NULL;
-}
-
-static int delta_rehash(delta *d, uint32_t nslot)
-{
-	uint32_t *slot = PyMem_Calloc(nslot, sizeof *slot), i, j;
-
-	if (!slot)
-		return -1;
-	for (i = 0; i < d->n; i++) {
-		for (j = d->v[i].hash & (nslot - 1); slot[j]; j = (j + 1) & (nslot - 1))
-			;
-		slot[j] = i + 1;
-	}
-	PyMem_Free(d->slot);
-	d->slot = slot;
-	d->nslot = nslot;
-	return 0;
-}
+/* ---- the changes (live/changes.c), holding records ---------------------------- */
 
 /* The entry of k, made (holding no record yet) when there is none; NULL: no memory. */
-entry *lt_entry(delta *d, const struct key *k)
+entry *lt_entry(delta *d, const struct lt_key *k)
 {
-	uint32_t h = key_hash(k), j;
-	entry *e = delta_find(d, k, h), *v;
+	entry *e = lt_changes_entry(d, k);
 
-	if (e)
-		return e;
-	if (d->n == d->cap) {
-		uint32_t cap = d->cap ? 2 * d->cap : 16;
-
-		if (!(v = PyMem_Realloc(d->v, cap * sizeof *v)))
-			return (entry *)PyErr_NoMemory();
-		d->v = v;
-		d->cap = cap;
-	}
-	if (2 * (d->n + 1) > d->nslot && delta_rehash(d, d->nslot ? 2 * d->nslot : 32) < 0)
-		return (entry *)PyErr_NoMemory();
-	e = &d->v[d->n++];
-	memset(e, 0, sizeof *e);
-	e->k = *k;
-	e->hash = h;
-	for (j = h & (d->nslot - 1); d->slot[j]; j = (j + 1) & (d->nslot - 1))
-		;
-	d->slot[j] = d->n;
-	return e;
+	return e ? e : (entry *)PyErr_NoMemory();
 }
 
 static void delta_clear(delta *d)
@@ -106,22 +28,75 @@ static void delta_clear(delta *d)
 
 	for (i = 0; i < d->n; i++)
 		Py_XDECREF(d->v[i].rec);
-	PyMem_Free(d->v);
-	PyMem_Free(d->slot);
-	memset(d, 0, sizeof *d);
+	lt_changes_free(d);
 }
 
 void lt_clear(table *t)
 {
 	Py_CLEAR(t->tuple);
 	delta_clear(&t->d);
+	PyMem_Free(t->exp);
+	t->exp = NULL;
+}
+
+/* ---- lifetimes, counted down ---------------------------------------------- */
+
+/*
+ * rec as it is now (a new reference): its zone its link's name (link NULL:
+ * as it is), its lifetimes x counted down to now (x NULL: as told).
+ */
+static PyObject *record_now(modstate *st, PyObject *rec, PyObject *link, const struct lt_expiry *x,
+			    int64_t now, int64_t *next)
+{
+	const struct netifc_addr *a = netifc_addr_rec(st, rec);
+	const char *name = link ? netifc_iface_name(st, link) : NULL;
+	int rezone = name && netifc_addr_needs_zone(a) && strcmp(a->zone, name);
+	struct netifc_addr copy = *a;
+
+	if (x && lt_runs_out(x)) {
+		copy.preferred = lt_left(x->preferred, now, next);
+		copy.valid = lt_left(x->valid, now, next);
+	}
+	if (!rezone && copy.preferred == a->preferred && copy.valid == a->valid)
+		return Py_NewRef(rec);
+	if (rezone) {
+		memset(copy.zone, 0, sizeof copy.zone);
+		/* at most 15 bytes into the zeroed zone: memcpy, as GCC 16's
+		 * -Wstringop-truncation refuses the same strncpy */
+		memcpy(copy.zone, name, strnlen(name, sizeof copy.zone - 1));
+	}
+	return netifc_new_addr(st, &copy);
+}
+
+/* A tuple made, with its records' expiries by position (NULL: none runs out). */
+struct made {
+	PyObject *tuple;
+	struct lt_expiry *exp;
+	int64_t next;
+};
+
+static void install(table *tab, struct made *m)
+{
+	Py_XSETREF(tab->tuple, m->tuple);
+	PyMem_Free(tab->exp);
+	tab->exp = m->exp;
+	tab->next_age = m->next;
+	m->tuple = NULL;
+	m->exp = NULL;
+}
+
+static void made_free(struct made *m)
+{
+	Py_CLEAR(m->tuple);
+	PyMem_Free(m->exp);
+	m->exp = NULL;
 }
 
 /* ---- the records as they are now ---------------------------------------- */
 
 static int family_rank(const struct netifc_addr *a)
 {
-	return a->family != AF_INET;    /* IPv4 first */
+	return a->family != AF_INET; /* IPv4 first */
 }
 
 PyObject *lt_link_in_tuple(PyObject *tuple, int32_t index)
@@ -145,21 +120,13 @@ PyObject *lt_link_in_tuple(PyObject *tuple, int32_t index)
 /* Link `index` now (borrowed), or NULL; *gone: when it was last removed. */
 PyObject *lt_link(TablesObject *t, int32_t index, uint32_t *gone)
 {
-	struct key k;
-	entry *e;
+	uint32_t when;
+	void *rec;
+	int r = lt_link_now(&t->links.d, index, &rec, &when);
 
 	if (gone)
-		*gone = 0;
-	if (t->links.d.n) {
-		lt_key_index(&k, index);
-		if ((e = delta_find(&t->links.d, &k, key_hash(&k)))) {
-			if (gone)
-				*gone = e->gone;
-			if (e->present || e->gone)
-				return e->present ? e->rec : NULL;
-		}
-	}
-	return lt_link_in_tuple(t->links.tuple, index);
+		*gone = when;
+	return r < 0 ? lt_link_in_tuple(t->links.tuple, index) : rec;
 }
 
 /* The first position in an address tuple at or after (rank, index). */
@@ -179,13 +146,13 @@ static Py_ssize_t run_start(modstate *st, PyObject *tuple, int rank, int32_t ind
 	return lo;
 }
 
-static PyObject *addr_in_tuple(modstate *st, PyObject *tuple, const struct key *k)
+static PyObject *addr_in_tuple(modstate *st, PyObject *tuple, const struct lt_key *k)
 {
 	struct netifc_addr probe = {.family = k->family, .index = k->index};
 	int rank = family_rank(&probe);
 	Py_ssize_t i, n = tuple ? NETIFC_TUPLE_SIZE(tuple) : 0;
 	const struct netifc_addr *a;
-	struct key ak;
+	struct lt_key ak;
 
 	for (i = n ? run_start(st, tuple, rank, k->index) : 0; i < n; i++) {
 		a = netifc_addr_rec(st, NETIFC_TUPLE_ITEM(tuple, i));
@@ -199,198 +166,213 @@ static PyObject *addr_in_tuple(modstate *st, PyObject *tuple, const struct key *
 }
 
 /* The address (or group) of key k now (borrowed), or NULL; gone: as lt_link tells it. */
-PyObject *lt_addr(TablesObject *t, table *tab, const struct key *k, uint32_t gone)
+PyObject *lt_addr(TablesObject *t, table *tab, const struct lt_key *k, uint32_t gone)
 {
-	entry *e = delta_find(&tab->d, k, key_hash(k));
+	void *rec;
 
-	if (e)
-		return e->present && e->seq > gone ? e->rec : NULL;
-	return gone ? NULL : addr_in_tuple(PyModule_GetState(t->module), tab->tuple, k);
+	if (lt_addr_now(&tab->d, k, gone, &rec) < 0)
+		return addr_in_tuple(PyModule_GetState(t->module), tab->tuple, k);
+	return rec;
+}
+
+/* Link index's records of one table now, merged or not (a new list). */
+PyObject *lt_records_now(TablesObject *t, table *tab, int32_t index)
+{
+	modstate *st = PyModule_GetState(t->module);
+	Py_ssize_t i, n = tab->tuple ? NETIFC_TUPLE_SIZE(tab->tuple) : 0;
+	PyObject *res = PyList_New(0), *rec;
+	const struct netifc_addr *a;
+	struct lt_key k;
+	uint32_t gone, j;
+	entry *e;
+	int rank;
+
+	lt_link(t, index, &gone);
+	for (rank = 0; res && !gone && rank < 2; rank++) {
+		for (i = n ? run_start(st, tab->tuple, rank, index) : 0; res && i < n; i++) {
+			rec = NETIFC_TUPLE_ITEM(tab->tuple, i);
+			a = netifc_addr_rec(st, rec);
+			if (a->index != index || family_rank(a) != rank)
+				break;
+			lt_key_addr(&k, a);
+			if ((e = lt_changes_find(&tab->d, &k)) && !e->present)
+				continue;
+			if (PyList_Append(res, e ? e->rec : rec) < 0)
+				Py_CLEAR(res);
+		}
+	}
+	for (j = 0; res && j < tab->d.n; j++) {
+		e = &tab->d.v[j];
+		if (e->k.index != index || !e->present || e->seq <= gone ||
+		    (!gone && addr_in_tuple(st, tab->tuple, &e->k)))
+			continue;
+		if (PyList_Append(res, e->rec) < 0)
+			Py_CLEAR(res);
+	}
+	return res;
 }
 
 /* rec, or a copy whose zone is its link's name now (new references). */
 PyObject *lt_rezoned(modstate *st, PyObject *rec, PyObject *link)
 {
-	const struct netifc_addr *a = netifc_addr_rec(st, rec);
-	const char *name = netifc_iface_name(st, link);
-	struct netifc_addr copy;
-
-	if (!netifc_addr_needs_zone(a) || !strcmp(a->zone, name))
-		return Py_NewRef(rec);
-	copy = *a;
-	memset(copy.zone, 0, sizeof copy.zone);
-	/* at most 15 bytes into the zeroed zone: memcpy, as GCC 16's
-	 * -Wstringop-truncation refuses the same strncpy */
-	memcpy(copy.zone, name, strnlen(name, sizeof copy.zone - 1));
-	return netifc_new_addr(st, &copy);
+	return record_now(st, rec, link, NULL, 0, NULL);
 }
 
 /* ---- merging the changes in --------------------------------------------- */
 
-struct placed {
-	int32_t index;
-	uint8_t rank;
-	uint32_t order;
-	PyObject *rec;          /* borrowed */
+/* Whether the links tuple has link index (live/merge.h's lt_in_base). */
+static int link_in_base(void *t, int32_t index)
+{
+	return lt_link_in_tuple(TABLES(t)->links.tuple, index) != NULL;
+}
+
+struct making {
+	TablesObject *t;
+	int zones;
+	int64_t now, next;
 };
 
-static int placed_cmp(const void *x, const void *y)
+/* The record, lt_rezoned by its link if zones (by none: NULL), its lifetimes counted down. */
+static PyObject *placed_made(void *ctx, const void *placed, size_t i)
 {
-	const struct placed *a = x, *b = y;
+	struct making *m = ctx;
+	const struct lt_placed *p = (const struct lt_placed *)placed + i;
 
-	if (a->rank != b->rank)
-		return a->rank < b->rank ? -1 : 1;
-	if (a->index != b->index)
-		return a->index < b->index ? -1 : 1;
-	return a->order < b->order ? -1 : a->order > b->order;
+	if (!m->zones && !lt_runs_out(&p->exp))
+		return Py_NewRef(p->rec);
+	return record_now(PyModule_GetState(m->t->module), p->rec,
+			  m->zones ? lt_link(m->t, p->index, NULL) : NULL, &p->exp, m->now,
+			  &m->next);
 }
 
-static PyObject *placed_at(void *t, const void *placed, size_t i)
+/* A tuple of the n records, each lt_rezoned by its link if zones, as they are now. */
+static int make_tuple(TablesObject *t, const struct lt_placed *p, size_t n, int zones,
+		      struct made *out)
 {
-	(void)t;
-	return Py_NewRef(((const struct placed *)placed)[i].rec);
-}
+	struct making m = {t, zones, 0, INT64_MAX};
+	size_t i;
+	int finite = 0;
 
-/* The record, lt_rezoned by its link (NULL: by none). */
-static PyObject *placed_rezoned(void *t, const void *placed, size_t i)
-{
-	const struct placed *p = (const struct placed *)placed + i;
-
-	return lt_rezoned(PyModule_GetState(TABLES(t)->module), p->rec, lt_link(t, p->index, NULL));
-}
-
-/* A tuple of the n records, each lt_rezoned by its link if zones. */
-static PyObject *tuple_of(TablesObject *t, const struct placed *p, size_t n, int zones)
-{
-	return netifc_tuple_of(t, p, n, zones ? placed_rezoned : placed_at);
+	for (i = 0; i < n && !finite; i++)
+		finite = lt_runs_out(&p[i].exp);
+	out->exp = NULL;
+	if (finite) {
+		m.now = lt_now();
+		if (!(out->exp = PyMem_Calloc(n, sizeof *out->exp))) {
+			PyErr_NoMemory();
+			return -1;
+		}
+		for (i = 0; i < n; i++)
+			out->exp[i] = p[i].exp;
+	}
+	if (!(out->tuple = netifc_tuple_of(&m, p, n, placed_made))) {
+		made_free(out);
+		return -1;
+	}
+	out->next = m.next;
+	return 0;
 }
 
 /* The links tuple with the changes in. */
 static PyObject *merged_links(TablesObject *t)
 {
 	delta *d = &t->links.d;
-	Py_ssize_t nb = NETIFC_TUPLE_SIZE(t->links.tuple), i = 0;
-	struct placed *out = PyMem_Calloc((size_t)nb + d->n + 1, sizeof *out);
-	struct placed *add = PyMem_Calloc(d->n + 1, sizeof *add);
-	size_t n = 0, na = 0, j = 0;
+	Py_ssize_t nb = NETIFC_TUPLE_SIZE(t->links.tuple), i;
+	struct lt_placed *base = PyMem_Calloc((size_t)nb + 1, sizeof *base);
+	struct lt_placed *out = PyMem_Calloc((size_t)nb + d->n + 1, sizeof *out);
 	PyObject *res = NULL, *b;
-	uint32_t k;
+	struct made made;
+	size_t n;
 
-	if (!out || !add)
+	if (!base || !out)
 		goto done;
-	for (k = 0; k < d->n; k++)
-		add[na++] = (struct placed){d->v[k].k.index, 0, k,
-					    d->v[k].present ? d->v[k].rec : NULL};
-	qsort(add, na, sizeof *add, placed_cmp);
-	while (i < nb || j < na) {
-		b = i < nb ? NETIFC_TUPLE_ITEM(t->links.tuple, i) : NULL;
-		if (j < na && (!b || add[j].index <= netifc_iface_index(b))) {
-			if (b && add[j].index == netifc_iface_index(b))
-				i++;                    /* changed or removed */
-			if (add[j].rec)
-				out[n++] = add[j];
-			j++;
-		} else {
-			out[n++] = (struct placed){netifc_iface_index(b), 0, 0, b};
-			i++;
-		}
+	for (i = 0; i < nb; i++) {
+		b = NETIFC_TUPLE_ITEM(t->links.tuple, i);
+		base[i] = (struct lt_placed){.index = netifc_iface_index(b), .rec = b};
 	}
-	res = tuple_of(t, out, n, 0);
+	if (lt_merge_links(base, (size_t)nb, d, out, &n) == 0 &&
+	    make_tuple(t, out, n, 0, &made) == 0)
+		res = made.tuple; /* (links run out never: no expiries) */
 done:
+	PyMem_Free(base);
 	PyMem_Free(out);
-	PyMem_Free(add);
 	return res ? res : (PyErr_Occurred() ? NULL : PyErr_NoMemory());
 }
 
-/* An address or group tuple with the changes in: only records of links
- * there now, each with its link's name as its zone. */
-static PyObject *merged_addrs(TablesObject *t, table *tab, PyObject *carry)
+/* What a merge keeps aside: records (owned) of links not told of yet. */
+struct carry {
+	struct lt_placed *v;
+	size_t n;
+};
+
+static void carry_free(struct carry *c)
+{
+	size_t i;
+
+	for (i = 0; c->v && i < c->n; i++)
+		Py_XDECREF((PyObject *)c->v[i].rec);
+	PyMem_Free(c->v);
+	c->v = NULL;
+	c->n = 0;
+}
+
+/* An address or group tuple with the changes in (live/merge.c): only records
+ * of links there now, each with its link's name as its zone. */
+static int merged_addrs(TablesObject *t, table *tab, struct carry *carry, struct made *res)
 {
 	modstate *st = PyModule_GetState(t->module);
 	delta *d = &tab->d;
 	Py_ssize_t nb = NETIFC_TUPLE_SIZE(tab->tuple), i;
-	struct placed *out = PyMem_Calloc((size_t)nb + d->n + 1, sizeof *out);
-	struct placed *add = PyMem_Calloc(d->n + 1, sizeof *add);
-	struct placed *all = NULL;
-	size_t n = 0, na = 0, j = 0, m = 0, o = 0;
+	struct lt_placed *base = PyMem_Calloc((size_t)nb + 1, sizeof *base);
+	struct lt_placed *out = PyMem_Calloc((size_t)nb + d->n + 1, sizeof *out);
 	const struct netifc_addr *a;
-	PyObject *res = NULL, *b, *link;
-	uint32_t k, gone;
-	struct key key;
-	entry *e;
+	size_t n, k;
+	PyObject *b;
+	int r = -1;
 
-	if (!out || !add)
+	carry->v = PyMem_Calloc((size_t)nb + d->n + 1, sizeof *carry->v);
+	if (!base || !out || !carry->v)
 		goto done;
-	for (k = 0; k < d->n; k++)
-		d->v[k].used = 0;
 	for (i = 0; i < nb; i++) {
 		b = NETIFC_TUPLE_ITEM(tab->tuple, i);
 		a = netifc_addr_rec(st, b);
-		link = lt_link(t, a->index, &gone);
-		if (gone)
-			continue;
-		lt_key_addr(&key, a);
-		if ((e = delta_find(d, &key, key_hash(&key)))) {
-			e->used = 1;
-			if (!e->present)
-				continue;
-			b = e->rec;
-		}
-		if (!link) {            /* its link not told of yet: kept aside */
-			if (PyList_Append(carry, b) < 0)
-				goto done;
-			continue;
-		}
-		out[n++] = (struct placed){a->index, (uint8_t)family_rank(a), 0, b};
+		base[i] = (struct lt_placed){.index = a->index,
+					     .rank = (uint8_t)family_rank(a),
+					     .rec = b,
+					     .exp = tab->exp ? tab->exp[i]
+							     : (struct lt_expiry){0, 0}};
+		lt_key_addr(&base[i].key, a);
 	}
-	for (k = 0; k < d->n; k++) {
-		e = &d->v[k];
-		if (e->used || !e->present)
-			continue;
-		link = lt_link(t, e->k.index, &gone);
-		if (e->seq <= gone)
-			continue;
-		if (!link) {
-			if (PyList_Append(carry, e->rec) < 0)
-				goto done;
-			continue;
-		}
-		a = netifc_addr_rec(st, e->rec);
-		add[na++] = (struct placed){a->index, (uint8_t)family_rank(a), e->seq, e->rec};
-	}
-	qsort(add, na, sizeof *add, placed_cmp);
-	if (!(all = PyMem_Calloc(n + na + 1, sizeof *all)))
+	if (lt_merge_records(base, (size_t)nb, d, &t->links.d, link_in_base, t, out, &n, carry->v,
+			     &carry->n) < 0)
 		goto done;
-	while (o < n || j < na) {       /* a link's additions after what it had */
-		if (j < na && (o == n || out[o].rank > add[j].rank ||
-			       (out[o].rank == add[j].rank && out[o].index > add[j].index)))
-			all[m++] = add[j++];
-		else
-			all[m++] = out[o++];
-	}
-	res = tuple_of(t, all, m, 1);
+	for (k = 0; k < carry->n;
+	     k++) /* theirs from now: the changes go before they are told again */
+		Py_INCREF((PyObject *)carry->v[k].rec);
+	r = make_tuple(t, out, n, 1, res);
 done:
+	PyMem_Free(base);
 	PyMem_Free(out);
-	PyMem_Free(add);
-	PyMem_Free(all);
-	return res ? res : (PyErr_Occurred() ? NULL : PyErr_NoMemory());
+	if (r < 0 && !PyErr_Occurred())
+		PyErr_NoMemory();
+	return r;
 }
 
 /* The records kept aside by a merge, told again into tab's (cleared) changes. */
-static int carry_over(TablesObject *t, table *tab, PyObject *carry)
+static int carry_over(TablesObject *t, table *tab, struct carry *carry)
 {
-	modstate *st = PyModule_GetState(t->module);
-	Py_ssize_t i;
-	struct key k;
+	void *held;
 	entry *e;
+	size_t i;
 
-	for (i = 0; i < NETIFC_LIST_SIZE(carry); i++) {
-		lt_key_addr(&k, netifc_addr_rec(st, NETIFC_LIST_ITEM(carry, i)));
-		if (!(e = lt_entry(&tab->d, &k)))
+	for (i = 0; i < carry->n; i++) {
+		if (!(e = lt_entry(&tab->d, &carry->v[i].key)))
 			return -1;
-		Py_XSETREF(e->rec, Py_NewRef(NETIFC_LIST_ITEM(carry, i)));
-		e->present = 1;
-		e->seq = ++t->seq;
+		held = e->rec;
+		lt_told_addr(e, carry->v[i].rec, 0, 0, &t->seq);
+		carry->v[i].rec = NULL; /* (the entry's now) */
+		e->exp = carry->v[i].exp;
+		Py_XDECREF((PyObject *)held);
 	}
 	return 0;
 }
@@ -402,44 +384,95 @@ static int carry_over(TablesObject *t, table *tab, PyObject *carry)
  */
 int lt_merge(TablesObject *t)
 {
-	PyObject *addrs = NULL, *groups = NULL, *links = NULL;
-	PyObject *carry_a = PyList_New(0), *carry_g = PyList_New(0);
+	struct made addrs = {0}, groups = {0};
+	struct carry carry_a = {NULL, 0}, carry_g = {NULL, 0};
+	PyObject *links = NULL;
 	int r = -1;
 
-	if (!carry_a || !carry_g)
-		goto done;
 	if (!t->links.d.n && !t->addrs.d.n && !t->groups.d.n) {
 		r = 0;
 		goto done;
 	}
-	if (!(addrs = merged_addrs(t, &t->addrs, carry_a)) ||
-	    (t->groups.tuple && !(groups = merged_addrs(t, &t->groups, carry_g))) ||
+	if (merged_addrs(t, &t->addrs, &carry_a, &addrs) < 0 ||
+	    (t->groups.tuple && merged_addrs(t, &t->groups, &carry_g, &groups) < 0) ||
 	    !(links = merged_links(t)))
 		goto done;
 	if (t->links.d.n) {
 		PyMem_Free(t->by_name);
 		t->by_name = NULL;
 	}
-	Py_XSETREF(t->addrs.tuple, addrs);
-	if (groups)
-		Py_XSETREF(t->groups.tuple, groups);
+	install(&t->addrs, &addrs);
+	if (groups.tuple)
+		install(&t->groups, &groups);
 	Py_XSETREF(t->links.tuple, links);
-	addrs = groups = links = NULL;
+	links = NULL;
 	delta_clear(&t->links.d);
 	delta_clear(&t->addrs.d);
 	delta_clear(&t->groups.d);
 	t->seq = 0;
-	if (carry_over(t, &t->addrs, carry_a) < 0 || carry_over(t, &t->groups, carry_g) < 0)
-		t->stale = 1;   /* what was kept aside is lost: read the tables again */
+	if (carry_over(t, &t->addrs, &carry_a) < 0 || carry_over(t, &t->groups, &carry_g) < 0)
+		t->stale = 1; /* what was kept aside is lost: read the tables again */
 	else
 		r = 0;
 done:
-	Py_XDECREF(addrs);
-	Py_XDECREF(groups);
+	made_free(&addrs);
+	made_free(&groups);
 	Py_XDECREF(links);
-	Py_XDECREF(carry_a);
-	Py_XDECREF(carry_g);
+	carry_free(&carry_a);
+	carry_free(&carry_g);
 	return r;
+}
+
+/* The expiries of a tuple just read from the kernel: its lifetimes are as of now. */
+int lt_expiries(TablesObject *t, table *tab)
+{
+	modstate *st = PyModule_GetState(t->module);
+	Py_ssize_t i, n = tab->tuple ? NETIFC_TUPLE_SIZE(tab->tuple) : 0;
+	int64_t now = lt_now(), next = INT64_MAX;
+	struct lt_expiry x, *v = NULL;
+
+	for (i = 0; i < n; i++) {
+		lt_expiry(&x, netifc_addr_rec(st, NETIFC_TUPLE_ITEM(tab->tuple, i)), now);
+		if (!lt_runs_out(&x))
+			continue;
+		if (!v && !(v = PyMem_Calloc((size_t)n, sizeof *v))) {
+			PyErr_NoMemory();
+			return -1;
+		}
+		v[i] = x;
+		lt_left(x.preferred, now, &next);
+		lt_left(x.valid, now, &next);
+	}
+	PyMem_Free(tab->exp);
+	tab->exp = v;
+	tab->next_age = next;
+	return 0;
+}
+
+/* Merged: the tuple made anew once a lifetime in it has dropped by a second (1), else 0. */
+int lt_age(TablesObject *t, table *tab)
+{
+	Py_ssize_t i, n;
+	struct lt_placed *p;
+	struct made m;
+	int r;
+
+	if (!tab->exp || !tab->tuple || lt_now() < tab->next_age)
+		return 0;
+	n = NETIFC_TUPLE_SIZE(tab->tuple);
+	if (!(p = PyMem_Calloc((size_t)n + 1, sizeof *p))) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		p[i] = (struct lt_placed){.rec = NETIFC_TUPLE_ITEM(tab->tuple, i),
+					  .exp = tab->exp[i]};
+	r = make_tuple(t, p, (size_t)n, 0, &m);
+	PyMem_Free(p);
+	if (r < 0)
+		return -1;
+	install(tab, &m);
+	return 1;
 }
 
 size_t lt_len(PyObject *tuple)
@@ -462,8 +495,9 @@ PyObject *lt_ordered(TablesObject *t, PyObject *tuple, int links)
 {
 	modstate *st = PyModule_GetState(t->module);
 	Py_ssize_t n = NETIFC_TUPLE_SIZE(tuple), i;
-	struct placed *p = PyMem_Calloc((size_t)n + 1, sizeof *p);
+	struct lt_placed *p = PyMem_Calloc((size_t)n + 1, sizeof *p);
 	const struct netifc_addr *a;
+	struct made made;
 	PyObject *res;
 
 	if (!p)
@@ -479,22 +513,26 @@ PyObject *lt_ordered(TablesObject *t, PyObject *tuple, int links)
 						 Py_TYPE(o));
 		}
 		if (links) {
-			p[i] = (struct placed){netifc_iface_index(o), 0, (uint32_t)i, o};
+			p[i] = (struct lt_placed){
+				.index = netifc_iface_index(o), .order = (uint32_t)i, .rec = o};
 		} else {
 			a = netifc_addr_rec(st, o);
-			p[i] = (struct placed){a->index, (uint8_t)family_rank(a), (uint32_t)i, o};
+			p[i] = (struct lt_placed){.index = a->index,
+						  .rank = (uint8_t)family_rank(a),
+						  .order = (uint32_t)i,
+						  .rec = o};
 		}
 	}
-	qsort(p, (size_t)n, sizeof *p, placed_cmp);
-	res = tuple_of(t, p, (size_t)n, 0);
+	qsort(p, (size_t)n, sizeof *p, lt_placed_cmp);
+	res = make_tuple(t, p, (size_t)n, 0, &made) < 0 ? NULL : made.tuple;
 	PyMem_Free(p);
-	return res;
+	return res; /* (no expiries among a dump's placed: lt_expiries tells them) */
 }
 
 /* ---- lookups by name and by link ---------------------------------------- */
 
 struct named {
-	const char *name;       /* in a link of the tuple */
+	const char *name; /* in a link of the tuple */
 	uint32_t at;
 };
 

@@ -83,7 +83,7 @@ static void ns_dealloc(PyObject *self)
 static const struct netifc_backend *backend_for(PyObject *self, const struct netifc_path *p)
 {
 	if (netifc_ns_closed(NS(self))) {
-		PyErr_SetString(PyExc_ValueError, "I/O operation on a closed network namespace");
+		netifc_closed_ns_error();
 		return NULL;
 	}
 	if (strcmp(p->backend->name, "netlink")) {
@@ -107,7 +107,7 @@ static int usable(PyObject *self, modstate *st)
 static PyObject *call_error(modstate *st, const struct netifc_call *c, int r, PyObject *what)
 {
 	if (r == -EBADF)        /* closed meanwhile by another thread */
-		return PyErr_Format(PyExc_ValueError, "I/O operation on a closed network namespace");
+		return netifc_closed_ns_error();
 	return netifc_core_error(st, c, r, what);
 }
 
@@ -294,7 +294,7 @@ struct netifc_ns *netifc_ns_of(PyObject *o)
 	if (netifc_ns_check(o) < 0)
 		return NULL;
 	if (netifc_ns_closed(NS(o))) {
-		PyErr_SetString(PyExc_ValueError, "I/O operation on a closed network namespace");
+		netifc_closed_ns_error();
 		return NULL;
 	}
 	return NS(o);
@@ -307,7 +307,7 @@ static PyObject *ns_fileno(PyObject *self, PyObject *unused)
 
 	(void)unused;
 	if (fd < 0)
-		return PyErr_Format(PyExc_ValueError, "I/O operation on a closed network namespace");
+		return netifc_closed_ns_error();
 	return PyLong_FromLong(fd);
 }
 

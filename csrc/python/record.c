@@ -44,6 +44,11 @@ static void busy_text(const struct netifc_call *c, char *buf, size_t size)
 					       counts[i]);
 }
 
+PyObject *netifc_closed_ns_error(void)
+{
+	return PyErr_Format(PyExc_ValueError, "I/O operation on a closed network namespace");
+}
+
 PyObject *netifc_core_error(modstate *st, const struct netifc_call *c, int err, PyObject *what)
 {
 	char msg[256];
@@ -56,7 +61,7 @@ PyObject *netifc_core_error(modstate *st, const struct netifc_call *c, int err, 
 	if (err == -ENOMEM)
 		return PyErr_NoMemory();
 	if (err == -EBADF && c->ns)     /* closed meanwhile by another thread */
-		return PyErr_Format(PyExc_ValueError, "I/O operation on a closed network namespace");
+		return netifc_closed_ns_error();
 	if (err == -EBUSY)
 		busy_text(c, msg, sizeof msg);
 	else

@@ -103,6 +103,8 @@ modstate *netifc_state_of_type(PyTypeObject *tp);
  * or name looked up, for NoSuchInterface; NULL elsewhere.
  */
 PyObject *netifc_core_error(modstate *st, const struct netifc_call *c, int err, PyObject *what);
+/* The one place of ValueError "I/O operation on a closed network namespace" (NULL). */
+PyObject *netifc_closed_ns_error(void);
 
 /*
  * The argument of a lookup by index or by name, checked as
