@@ -265,6 +265,19 @@ def peer_bodies(lo: netifc.Interface) -> _Bodies:
     return peers
 
 
+def missing_peers() -> List[str]:
+    """The peers that are not installed (or do not import), in _PEERS' order."""
+    return [name for name, _ in _PEERS if _installed(name) is None]
+
+
+def missing_peers_note(missing: Sequence[str]) -> str:
+    """The line --peers prints when some peers are not installed."""
+    return (
+        f"python -m netifc.bench: --peers: not installed, so not timed: {', '.join(missing)}"
+        " (pip install 'netifc[bench]' brings them)"
+    )
+
+
 def grow(run: Callable[[int], float], benchtime: float) -> Tuple[float, int]:
     """Go's b.N loop: run(n) times n operations in ns; n grows until that takes benchtime."""
     n = 1
@@ -838,6 +851,9 @@ def run(args: argparse.Namespace, netns: Optional[str] = None) -> Dict[str, Any]
                 result[kind][name] = min(fl, result[kind].get(name, fl))
         print(f"{name}-{procs}\t{n:10d}\t{result['netifc'][name]:12.0f} ns/op", flush=True)
     if args.peers:
+        missing = missing_peers()
+        if missing:
+            print(missing_peers_note(missing), file=sys.stderr, flush=True)
         for name, peers in peer_bodies(lo).items():
             for peer, fn in peers.items():
                 result["peers"].setdefault(name, {})[peer], _ = measure(fn, args.benchtime)
@@ -925,11 +941,22 @@ def compare(old_path: str, new_path: str) -> None:
             print(f"{name:40s} {old[name]:12.0f} {new[name]:12.0f} {delta:+8.2f}%")
 
 
+def seconds(text: str) -> float:
+    """--benchtime's value: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value < float("inf"):  # (NaN too)
+        raise argparse.ArgumentTypeError(f"a positive, finite number of seconds, not {text}")
+    return value
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     p = argparse.ArgumentParser(prog="python -m netifc.bench", description=__doc__.split("\n")[0])
     p.add_argument(
         "--benchtime",
-        type=float,
+        type=seconds,
         default=1.0,
         metavar="SECONDS",
         help="time each benchmark at least this long (default 1)",
@@ -978,7 +1005,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         help="with --interfaces, time the table calls quiet and while RATE addresses "
         "a second are added and removed in the namespace (root)",
     )
-    args = p.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    for i, word in enumerate(words[:-1]):
+        if word == "--benchtime":  # (argparse takes a -inf after it for an option)
+            words[i : i + 2] = [f"--benchtime={words[i + 1]}"]
+            break
+    args = p.parse_args(words)
     if args.plot:
         return plot(p, args)
     if args.compare:
