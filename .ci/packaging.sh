@@ -61,9 +61,18 @@ assert any(n.startswith("netifc/_netifc.") and n.endswith(".so") for n in in_whe
     "the wheel lacks the extension"
 with zipfile.ZipFile(wheel) as z:
     meta = z.read(f"{dist_info}/METADATA").decode()
-# the License field older pips show, not an SPDX License-Expression (pyproject.toml)
-assert "License: MIT\n" in meta and "License-File: LICENSE\n" in meta, meta
-assert "License-Expression:" not in meta, meta
+# PEP 639 (pyproject.toml): the SPDX License-Expression and the file that
+# carries the text, in metadata 2.4; neither the License field it replaces
+# nor a license classifier beside it
+assert "Metadata-Version: 2.4\n" in meta, meta
+assert "License-Expression: MIT\n" in meta and "License-File: LICENSE\n" in meta, meta
+assert "\nLicense:" not in meta and "Classifier: License ::" not in meta, meta
+# the version every name carries: the package's, the changelog's newest entry
+version = top.split("-", 1)[1]
+assert f"\nVersion: {version}\n" in meta, meta
+assert os.path.basename(wheel).startswith(f"netifc-{version}-"), wheel
+with open(os.path.join(root, "CHANGELOG.rst")) as f:
+    assert f"\n{version} (" in f.read(), f"CHANGELOG.rst has no entry for {version}"
 print(f"sdist: {len(in_sdist)} files; wheel: {len(in_wheel)} files; LICENSE in both")
 EOF
 
