@@ -341,11 +341,11 @@ def _route_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _refuse_negative_table(parser: argparse.ArgumentParser, argv: List[str]) -> None:
-    """A usage error for a negative table (--table -5, -t -5, table -5,
-    --table=-5), in the words the library uses for a table out of range:
-    argparse would take the -5 for an option, as it does -4 and -6, and say
-    only that --table expected one argument."""
+def _refuse_table_out_of_range(parser: argparse.ArgumentParser, argv: List[str]) -> None:
+    """A usage error for a table number out of range (--table -5, -t 0,
+    table 4294967296, --table=-5), in the library's words for it: argparse
+    would take a -5 for an option, as it does -4 and -6, and say only that
+    --table expected one argument."""
     i = 0
     while i < len(argv):
         word, value = argv[i], None
@@ -356,7 +356,8 @@ def _refuse_negative_table(parser: argparse.ArgumentParser, argv: List[str]) -> 
             value = argv[i + 1]
         elif word.startswith("--table="):
             value = word[len("--table=") :]
-        if value is not None and value[:1] == "-" and value[1:].isdigit():
+        number = value[1:] if value is not None and value[:1] == "-" else value
+        if number is not None and number.isdigit() and not 1 <= int(value) <= 0xFFFFFFFF:
             parser.error(
                 f"argument --table/-t: routing table {value} out of range (1 to 4294967295)"
             )
@@ -367,7 +368,7 @@ def _route_args(argv: List[str]) -> argparse.Namespace:
     """The route command's arguments; a usage error (exit 2) for words that
     are neither show [table T] nor get ADDRESS."""
     parser = _route_parser()
-    _refuse_negative_table(parser, argv)
+    _refuse_table_out_of_range(parser, argv)
     args = parser.parse_intermixed_args(argv)
     words = list(args.command)
     if words[:1] in (["show"], ["list"]):

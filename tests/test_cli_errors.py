@@ -15,7 +15,7 @@ from nslab import Netns
 FULL = "/dev/full"
 ENOSPC_LINE = f"netifc: writing the output: {os.strerror(errno.ENOSPC)}"
 TABLE_LINE = (
-    "netifc route: error: argument --table/-t: routing table -5 out of range (1 to 4294967295)"
+    "netifc route: error: argument --table/-t: routing table {} out of range (1 to 4294967295)"
 )
 
 
@@ -110,22 +110,35 @@ def test_netns_error_says_netifc_once(ns):
 
 @pytest.mark.parametrize(
     "args",
-    [("--table", "-5"), ("-t", "-5"), ("table", "-5"), ("--table=-5",), ("show", "-t", "-5")],
+    [
+        ("--table", "-5"),
+        ("-t", "-5"),
+        ("table", "-5"),
+        ("--table=-5",),
+        ("show", "-t", "-5"),
+        ("--table", "0"),
+        ("--table", "4294967296"),
+    ],
 )
-def test_negative_table_is_a_usage_error(args):
+def test_table_out_of_range_is_a_usage_error(args):
+    """A negative table, which argparse took for an option, and the numbers
+    past either end: exit 2 and the range, in the library's words."""
     r = netifc_cmd("route", *args)
     assert r.returncode == 2 and r.stdout == ""
-    assert r.stderr.splitlines()[-1] == TABLE_LINE
+    assert r.stderr.splitlines()[-1] == TABLE_LINE.format(args[-1].split("=")[-1])
 
 
-def test_table_past_the_top_in_the_same_words():
-    """What the library says of a table past the top, as the usage error
-    says of a negative one."""
-    top = netifc_cmd("route", "--table", "4294967296")
-    assert top.returncode == 1
-    assert top.stderr.splitlines() == [
-        "netifc: routing table 4294967296 out of range (1 to 4294967295)"
-    ]
+def test_table_at_the_ends_of_the_range_is_taken():
+    """The first and last table numbers are tables: netifc prints routes of
+    each where ip route show table N does (none, commonly: ip then says
+    the table does not exist)."""
+    for table in ("1", "4294967295"):
+        r = netifc_cmd("route", "--table", table)
+        want = subprocess.run(
+            ["ip", "route", "show", "table", table], capture_output=True, text=True
+        )
+        assert (r.returncode, r.stderr) == (0, ""), r.stderr
+        assert (r.stdout == "") == (want.stdout == ""), r.stdout
 
 
 def test_help_points_at_the_json_schema():
