@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # CI, packaging: what a user gets from the sdist and the wheel.
-#   1. python -m build makes the sdist, then the wheel from the sdist;
+#   1. python -m build makes the sdist, then the wheel from the sdist, and
+#      warns of nothing deprecated;
 #   2. both carry LICENSE; the sdist carries the tests and what they need,
 #      the wheel the extension, its stubs and py.typed;
 #   3. the wheel goes into a fresh venv, and the suite of the unpacked sdist
@@ -31,7 +32,14 @@ trap 'rm -rf "$scratch"' EXIT
 echo "== packaging 1. sdist and wheel with python -m build"
 "$python" -m venv "$scratch/build-venv"
 "$scratch/build-venv/bin/pip" install -q build
-"$scratch/build-venv/bin/python" -m build --outdir "$scratch/dist" "$root"
+"$scratch/build-venv/bin/python" -m build --outdir "$scratch/dist" "$root" 2>&1 |
+    tee "$scratch/build.log"
+# the metadata as setuptools wants it: no deprecation warning (the license
+# table form, deprecated, stops building with the setuptools of 2027-02-18)
+if grep -i "deprecat" "$scratch/build.log"; then
+    echo "python -m build warns of something deprecated (above)"
+    exit 1
+fi
 sdist=$(echo "$scratch"/dist/netifc-*.tar.gz)
 wheel=$(echo "$scratch"/dist/netifc-*.whl)
 [ -f "$sdist" ] && [ -f "$wheel" ]
