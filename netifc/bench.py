@@ -12,7 +12,8 @@ requests, nothing built, on a fresh socket each time, on one kept socket
 like netifc's, and on the kept socket with netifc's check that the thread
 is still in the socket's namespace before each round: "/kept+ns"),
 ``--go`` (Go's own benchmarks, when a Go toolchain is installed),
-``--peers`` (psutil, netifaces, ifaddr, pyroute2, socket, where installed)
+``--peers`` (psutil, netifaces, ifaddr, pyroute2, socket, where installed;
+the others are named on standard error)
 and ``--interfaces N`` (everything inside a temporary namespace with N
 veth pairs; root).  ``--interfaces N --churn RATE`` times instead the
 table calls in that namespace quiet, then while ``netifc.churn`` adds and
