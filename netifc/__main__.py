@@ -356,8 +356,8 @@ def _refuse_table_out_of_range(parser: argparse.ArgumentParser, argv: List[str])
             value = argv[i + 1]
         elif word.startswith("--table="):
             value = word[len("--table=") :]
-        number = value[1:] if value is not None and value[:1] == "-" else value
-        if number is not None and number.isdecimal() and not 1 <= int(value) <= 0xFFFFFFFF:
+        digits = value[1:] if value is not None and value[:1] == "-" else value
+        if value and digits and digits.isdecimal() and not 1 <= int(value) <= 0xFFFFFFFF:
             parser.error(
                 f"argument --table/-t: routing table {value} out of range (1 to 4294967295)"
             )
