@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # CI, packaging: what a user gets from the sdist and the wheel.
-#   1. python -m build makes the sdist, then the wheel from the sdist;
+#   1. python -m build makes the sdist, then the wheel from the sdist, and
+#      warns of nothing deprecated;
 #   2. both carry LICENSE; the sdist carries the tests and what they need,
 #      the wheel the extension, its stubs and py.typed;
 #   3. the wheel goes into a fresh venv, and the suite of the unpacked sdist
@@ -31,7 +32,14 @@ trap 'rm -rf "$scratch"' EXIT
 echo "== packaging 1. sdist and wheel with python -m build"
 "$python" -m venv "$scratch/build-venv"
 "$scratch/build-venv/bin/pip" install -q build
-"$scratch/build-venv/bin/python" -m build --outdir "$scratch/dist" "$root"
+"$scratch/build-venv/bin/python" -m build --outdir "$scratch/dist" "$root" 2>&1 |
+    tee "$scratch/build.log"
+# the metadata as setuptools wants it: no deprecation warning (the license
+# table form, deprecated, stops building with the setuptools of 2027-02-18)
+if grep -i "deprecat" "$scratch/build.log"; then
+    echo "python -m build warns of something deprecated (above)"
+    exit 1
+fi
 sdist=$(echo "$scratch"/dist/netifc-*.tar.gz)
 wheel=$(echo "$scratch"/dist/netifc-*.whl)
 [ -f "$sdist" ] && [ -f "$wheel" ]
@@ -61,9 +69,18 @@ assert any(n.startswith("netifc/_netifc.") and n.endswith(".so") for n in in_whe
     "the wheel lacks the extension"
 with zipfile.ZipFile(wheel) as z:
     meta = z.read(f"{dist_info}/METADATA").decode()
-# the License field older pips show, not an SPDX License-Expression (pyproject.toml)
-assert "License: MIT\n" in meta and "License-File: LICENSE\n" in meta, meta
-assert "License-Expression:" not in meta, meta
+# PEP 639 (pyproject.toml): the SPDX License-Expression and the file that
+# carries the text, in metadata 2.4; neither the License field it replaces
+# nor a license classifier beside it
+assert "Metadata-Version: 2.4\n" in meta, meta
+assert "License-Expression: MIT\n" in meta and "License-File: LICENSE\n" in meta, meta
+assert "\nLicense:" not in meta and "Classifier: License ::" not in meta, meta
+# the version every name carries: the package's, the changelog's newest entry
+version = top.split("-", 1)[1]
+assert f"\nVersion: {version}\n" in meta, meta
+assert os.path.basename(wheel).startswith(f"netifc-{version}-"), wheel
+with open(os.path.join(root, "CHANGELOG.rst")) as f:
+    assert f"\n{version} (" in f.read(), f"CHANGELOG.rst has no entry for {version}"
 print(f"sdist: {len(in_sdist)} files; wheel: {len(in_wheel)} files; LICENSE in both")
 EOF
 

@@ -28,7 +28,7 @@ except ImportError:
     raise ModuleNotFoundError(
         f"netifc's C extension netifc._netifc is not built in {_os.path.dirname(__file__)}"
         " (a source tree?). Build it there with `pip install -e .` (in a venv) or"
-        " `python setup.py build_ext --inplace` (setuptools>=77), or run from outside"
+        " `python setup.py build_ext --inplace` (setuptools>=77,<85), or run from outside"
         " the source tree to import an installed netifc.",
         name=f"{__name__}._netifc",
     ) from None
@@ -124,7 +124,7 @@ __all__ = [
     "to_json",
 ]
 
-__version__ = "0.2.0"
+__version__ = "1.0.0"
 
 FOREVER: Final[int] = 0xFFFFFFFF
 """An address lifetime that never runs out (what ``ip -j`` prints as 4294967295)."""

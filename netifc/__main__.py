@@ -24,7 +24,8 @@ def _failed(e: Exception) -> int:
         text = e.strerror if e.filename is None else f"{e.strerror}: {e.filename}"
     else:
         text = e.args[0] if e.args and isinstance(e.args[0], str) else str(e)
-    print(f"netifc: {text}", file=sys.stderr)
+    # (the library's messages that already begin with its name say it once)
+    print(f"netifc: {text.removeprefix('netifc: ')}", file=sys.stderr)
     return 1
 
 
@@ -67,7 +68,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     form = p.add_mutually_exclusive_group()
     form.add_argument("-b", "--brief", action="store_true", help="one line per interface")
-    form.add_argument("-j", "--json", action="store_true", help="JSON (schema in README)")
+    form.add_argument("-j", "--json", action="store_true", help="JSON (its schema: docs/cli.rst)")
     _add_family_options(p, "IPv{} only: the interfaces with an IPv{} address, and those addresses")
     p.add_argument(
         "-m", "--multicast", action="store_true", help="multicast groups instead of addresses"
@@ -136,12 +137,24 @@ def _gather(
 
 def _print(text: str) -> int:
     """Write the output, and 0: a reader that went away (a closed pipe) ends it
-    quietly."""
+    quietly; any other write error (a full disk: ENOSPC) is said in one line,
+    and 1."""
     try:
         _write(text)
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except OSError as e:
+        return _write_failed(e)
     return 0
+
+
+def _write_failed(e: OSError) -> int:
+    """0 for a closed pipe, else the error in one line and 1; stdout goes to
+    /dev/null either way, so the interpreter's last flush of what is left in
+    its buffer fails no more."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    if isinstance(e, BrokenPipeError):
+        return 0
+    print(f"netifc: writing the output: {e.strerror or e}", file=sys.stderr)
+    return 1
 
 
 def _write(text: str) -> None:
@@ -214,11 +227,12 @@ def _watch(args: argparse.Namespace, src: _Source) -> int:
                 else:
                     name = _name_of(addr.index, names, addr.zone, src) if addr is not None else ""
                     out = netifc.render.render_event(event, name, color=color)
-                _write(out)
+                try:
+                    _write(out)
+                except OSError as e:  # a closed pipe ends the watch, as Ctrl-C
+                    return _write_failed(e)
     except KeyboardInterrupt:
         return 0
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 
@@ -327,10 +341,34 @@ def _route_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _refuse_table_out_of_range(parser: argparse.ArgumentParser, argv: List[str]) -> None:
+    """A usage error for a table number out of range (--table -5, -t 0,
+    table 4294967296, --table=-5), in the library's words for it: argparse
+    would take a -5 for an option, as it does -4 and -6, and say only that
+    --table expected one argument."""
+    i = 0
+    while i < len(argv):
+        word, value = argv[i], None
+        if word in ("-n", "--netns"):
+            i += 2
+            continue
+        if word in ("--table", "-t", "table") and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif word.startswith("--table="):
+            value = word[len("--table=") :]
+        digits = value[1:] if value is not None and value[:1] == "-" else value
+        if value and digits and digits.isdecimal() and not 1 <= int(value) <= 0xFFFFFFFF:
+            parser.error(
+                f"argument --table/-t: routing table {value} out of range (1 to 4294967295)"
+            )
+        i += 1
+
+
 def _route_args(argv: List[str]) -> argparse.Namespace:
     """The route command's arguments; a usage error (exit 2) for words that
     are neither show [table T] nor get ADDRESS."""
     parser = _route_parser()
+    _refuse_table_out_of_range(parser, argv)
     args = parser.parse_intermixed_args(argv)
     words = list(args.command)
     if words[:1] in (["show"], ["list"]):

@@ -12,7 +12,8 @@ requests, nothing built, on a fresh socket each time, on one kept socket
 like netifc's, and on the kept socket with netifc's check that the thread
 is still in the socket's namespace before each round: "/kept+ns"),
 ``--go`` (Go's own benchmarks, when a Go toolchain is installed),
-``--peers`` (psutil, netifaces, ifaddr, pyroute2, socket, where installed)
+``--peers`` (psutil, netifaces, ifaddr, pyroute2, socket, where installed;
+the others are named on standard error)
 and ``--interfaces N`` (everything inside a temporary namespace with N
 veth pairs; root).  ``--interfaces N --churn RATE`` times instead the
 table calls in that namespace quiet, then while ``netifc.churn`` adds and
@@ -272,6 +273,19 @@ def peer_bodies(lo: netifc.Interface) -> _Bodies:
             for benchmark, calls in bodies(module, lo).items():
                 peers[benchmark].update(calls)
     return peers
+
+
+def missing_peers() -> List[str]:
+    """The peers that are not installed (or do not import), in _PEERS' order."""
+    return [name for name, _ in _PEERS if _installed(name) is None]
+
+
+def missing_peers_note(missing: Sequence[str]) -> str:
+    """The line --peers prints when some peers are not installed."""
+    return (
+        f"python -m netifc.bench: --peers: not installed, so not timed: {', '.join(missing)}"
+        " (pip install 'netifc[bench]' brings them)"
+    )
 
 
 def grow(run: Callable[[int], float], benchtime: float) -> Tuple[float, int]:
@@ -921,6 +935,9 @@ def run(args: argparse.Namespace, netns: Optional[str] = None) -> Dict[str, Any]
                 result[kind][name] = min(fl, result[kind].get(name, fl))
         print(f"{name}-{procs}\t{n:10d}\t{result['netifc'][name]:12.0f} ns/op", flush=True)
     if args.peers:
+        missing = missing_peers()
+        if missing:
+            print(missing_peers_note(missing), file=sys.stderr, flush=True)
         for name, peers in peer_bodies(lo).items():
             for peer, fn in peers.items():
                 result["peers"].setdefault(name, {})[peer], _ = measure(fn, args.benchtime)
@@ -1008,11 +1025,22 @@ def compare(old_path: str, new_path: str) -> None:
             print(f"{name:40s} {old[name]:12.0f} {new[name]:12.0f} {delta:+8.2f}%")
 
 
+def seconds(text: str) -> float:
+    """--benchtime's value: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value < float("inf"):  # (NaN too)
+        raise argparse.ArgumentTypeError(f"a positive, finite number of seconds, not {text}")
+    return value
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     p = argparse.ArgumentParser(prog="python -m netifc.bench", description=__doc__.split("\n")[0])
     p.add_argument(
         "--benchtime",
-        type=float,
+        type=seconds,
         default=1.0,
         metavar="SECONDS",
         help="time each benchmark at least this long (default 1)",
@@ -1072,7 +1100,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         action="store_true",
         help="with --churn, add and remove RATE veth pairs a second instead of addresses",
     )
-    args = p.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    for i, word in enumerate(words[:-1]):
+        if word == "--benchtime":  # (argparse takes a -inf after it for an option)
+            words[i : i + 2] = [f"--benchtime={words[i + 1]}"]
+            break
+    args = p.parse_args(words)
     if args.churn_links and args.churn is None:
         p.error("--churn-links needs --churn RATE")
     if args.plot:

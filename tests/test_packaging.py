@@ -5,6 +5,7 @@ files that are not there."""
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -47,6 +48,9 @@ def installed_metadata(tmp_path):
             "keywords": d.metadata.get_all("Keywords"),
             "license_text": d.read_text("licenses/LICENSE"),
             "files": [str(f) for f in d.files or ()],
+            "metadata_version": d.metadata["Metadata-Version"],
+            "version": d.version,
+            "urls": d.metadata.get_all("Project-URL"),
         }))
     """
     r = run_python(code, tmp_path)
@@ -59,15 +63,41 @@ def installed_metadata(tmp_path):
 
 
 def test_distribution_declares_mit_and_ships_the_license(tmp_path):
-    """The License field, which older pips show (pip show), not an SPDX
-    License-Expression, which replaces it and which they leave empty."""
+    """PEP 639: the SPDX License-Expression and the License-File, in metadata
+    2.4; no License field (the expression replaces it) and no license
+    classifier (which goes with the old form)."""
     md = installed_metadata(tmp_path)
-    assert md["license"] == ["MIT"]
-    assert md["license_expression"] is None
+    assert md["metadata_version"] == "2.4"
+    assert md["license_expression"] == ["MIT"]
+    assert md["license"] is None
     assert md["license_file"] == ["LICENSE"]
-    assert "License :: OSI Approved :: MIT License" in md["classifiers"]
+    assert not [c for c in md["classifiers"] if c.startswith("License ::")]
     assert md["license_text"] == (ROOT / "LICENSE").read_text()
     assert md["license_text"].startswith("MIT License\n")
+
+
+def test_version_is_the_changelogs_newest(tmp_path):
+    """netifc --version, the installed distribution and __version__ say the
+    version of the changelog's first entry, which is dated."""
+    md = installed_metadata(tmp_path)
+    r = subprocess.run(
+        [sys.executable, "-m", "netifc", "--version"], capture_output=True, text=True, cwd="/"
+    )
+    assert r.returncode == 0 and r.stdout == f"netifc {md['version']}\n"
+    assert netifc.__version__ == md["version"]
+    changelog = ROOT / "CHANGELOG.rst"
+    if not changelog.exists():
+        pytest.skip("CHANGELOG.rst is not beside the tests")
+    heads = re.findall(r"^(\S+) \((\d{4}-\d{2}-\d{2})\)\n-+$", changelog.read_text(), re.M)
+    first = changelog.read_text().split("\n-", 1)[0].splitlines()[-1]
+    assert heads and first == f"{heads[0][0]} ({heads[0][1]})", first
+    assert heads[0][0] == md["version"]
+
+
+def test_distribution_names_its_urls(tmp_path):
+    urls = dict(u.split(", ", 1) for u in installed_metadata(tmp_path)["urls"] or ())
+    assert {"Source", "Documentation", "Issues", "Changelog"} <= set(urls), urls
+    assert all(u.startswith("https://") for u in urls.values()), urls
 
 
 def test_distribution_classifiers_name_what_ci_tests(tmp_path):
