@@ -129,7 +129,7 @@ in_sid "ip -V; for v in $versions; do python\$v -VV; done"
 echo "-- the chroot took $((SECONDS - t)) s"
 
 echo "== sid 3. each CPython: its headers, the sdist's wheel, the suite (3.15: on that wheel; 3.14: on the abi3 one)"
-srcs='csrc/core/*.c csrc/netlink/*.c csrc/procfs/*.c csrc/posix/*.c csrc/windows/*.c csrc/python/*.c csrc/floor/*.c'
+srcs='csrc/core/*.c csrc/live/*.c csrc/netlink/*.c csrc/procfs/*.c csrc/posix/*.c csrc/windows/*.c csrc/python/*.c csrc/floor/*.c'
 suite='(cd /work/run && "$venv/bin/python" -c "
 import netifc, netifc._netifc as ext
 assert \"/site-packages/netifc/\" in netifc.__file__, netifc.__file__

@@ -94,12 +94,6 @@ def test_version_is_the_changelogs_newest(tmp_path):
     assert heads[0][0] == md["version"]
 
 
-def test_distribution_names_its_urls(tmp_path):
-    urls = dict(u.split(", ", 1) for u in installed_metadata(tmp_path)["urls"] or ())
-    assert {"Source", "Documentation", "Issues", "Changelog"} <= set(urls), urls
-    assert all(u.startswith("https://") for u in urls.values()), urls
-
-
 def test_distribution_classifiers_name_what_ci_tests(tmp_path):
     """Each CPython CI runs the suite on (.ci/wheels.sh: 3.9 to 3.13; .ci/sid.sh:
     3.14, 3.15), the platforms, the status and the topics."""
