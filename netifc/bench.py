@@ -426,6 +426,15 @@ def pair_batches(pairs: int) -> Tuple[List[str], List[str]]:
     return [f"link add a{i} type veth peer name b{i}" for i in range(pairs)], lines
 
 
+def _enter(name: str) -> None:
+    """This thread into the namespace named `name` (under /run/netns)."""
+    target = os.open(f"/run/netns/{name}", os.O_RDONLY)
+    try:
+        _setns(target)
+    finally:
+        os.close(target)
+
+
 @contextlib.contextmanager
 def scale_namespace(pairs: int) -> Iterator[str]:
     """A namespace holding `pairs` veth pairs, each first end with an IPv4 and
@@ -439,11 +448,7 @@ def scale_namespace(pairs: int) -> Iterator[str]:
         _batch(name, ["link set lo up"] + links)
         if lines:
             _batch(name, lines)
-        target = os.open(f"/run/netns/{name}", os.O_RDONLY)
-        try:
-            _setns(target)
-        finally:
-            os.close(target)
+        _enter(name)
         try:
             _settle()
             yield name
@@ -500,11 +505,7 @@ def compat_namespace(addrs: int) -> Iterator[str]:
         for i in range(addrs):
             lines.append(f"addr add 10.{i // 250 % 250}.{i % 250}.1/16 dev c0")
         _batch(name, lines + ["addr add fd00:c::1/64 dev c0 nodad", "link set c0 up"])
-        target = os.open(f"/run/netns/{name}", os.O_RDONLY)
-        try:
-            _setns(target)
-        finally:
-            os.close(target)
+        _enter(name)
         try:
             yield name
         finally:
