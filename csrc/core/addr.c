@@ -54,8 +54,11 @@ int netifc_addr_needs_zone(const struct netifc_addr *a)
 /* Only IPv4 has labels; what follows a label's NUL is zero, as for the other fields. */
 static void label_finish(struct netifc_addr *a)
 {
-	size_t n = a->family == AF_INET ? strnlen(a->label, sizeof a->label - 1) : 0;
+	const char *end = memchr(a->label, 0, sizeof a->label - 1);
+	size_t n = end ? (size_t)(end - a->label) : sizeof a->label - 1;
 
+	if (a->family != AF_INET)
+		n = 0;
 	memset(a->label + n, 0, sizeof a->label - n);
 }
 

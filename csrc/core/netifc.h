@@ -105,6 +105,12 @@ enum netifc_kind { NETIFC_UNICAST, NETIFC_MULTICAST };
 #define NETIFC_NO_NL_MCAST 4u /* all groups from /proc/net/igmp{,6} */
 #define NETIFC_NO_ETHTOOL_NL 8u /* link settings by the SIOCETHTOOL ioctl */
 #define NETIFC_NO_WATCH_MCAST 16u /* live tables: as on a kernel that tells of no groups */
+/*
+ * Not a path but a question: one link's addrs() (index and name given) also
+ * checks, in the same call, that the link at index still has that name, and
+ * gives -ENODEV when it has gone, been renamed or its index taken by another.
+ */
+#define NETIFC_SAME_LINK 32u
 
 struct netifc_ns; /* another network namespace (netns.h, Linux) */
 

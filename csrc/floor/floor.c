@@ -53,15 +53,22 @@ static int ask_addrs(struct nl_sock *s, uint16_t type, int family, int32_t index
 	return ask(s, &q.h);
 }
 
+/* One link's name (netifc's check that an Interface's link is still its own). */
+static int ask_name(struct nl_sock *s, int32_t index)
+{
+	char name[NETIFC_NAMESIZ];
+
+	return nl_link_name(s->fd, index, name);
+}
+
 /* The name of each link in f->zones, as netifc asks for them. */
 static int ask_names(struct nl_sock *s, const struct netifc_floor *f)
 {
-	char name[NETIFC_NAMESIZ];
 	size_t i;
 	int r = 0;
 
 	for (i = 0; r == 0 && i < f->n_zones; i++)
-		r = nl_link_name(s->fd, f->zones[i], name);
+		r = ask_name(s, f->zones[i]);
 	return r;
 }
 
@@ -103,10 +110,12 @@ static int once(struct nl_sock *s, const struct netifc_floor *f)
 		r = ask_addrs(s, RTM_GETADDR, AF_UNSPEC, 0);
 		return r ? r : ask_names(s, f);
 	case FLOOR_LINK_ADDRS:
-		return ask_addrs(s, RTM_GETADDR, AF_UNSPEC, f->index);
+		r = ask_addrs(s, RTM_GETADDR, AF_UNSPEC, f->index);
+		return r ? r : ask_name(s, f->index);
 	case FLOOR_LINK_GROUPS:
 		r = ask_addrs(s, RTM_GETMULTICAST, AF_INET, f->index);
-		return r ? r : ask_addrs(s, RTM_GETMULTICAST, AF_INET6, f->index);
+		r = r ? r : ask_addrs(s, RTM_GETMULTICAST, AF_INET6, f->index);
+		return r ? r : ask_name(s, f->index);
 	case FLOOR_SNAPSHOT:
 		r = ask_link(s, 1, 0, NULL);
 		return r ? r : ask_addrs(s, RTM_GETADDR, AF_UNSPEC, 0);

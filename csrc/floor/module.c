@@ -169,7 +169,8 @@ static PyObject *m_kept(PyObject *m, PyObject *args, PyObject *kw)
 	"counters: every link's RTM_GETSTATS; link_counters: one link's); index\n" \
 	"is the link of link_index, link_addrs, link_groups and link_counters,\n" \
 	"name the link of link_name, zones the links addrs and the routes ask the\n" \
-	"names of.  nscheck: each round also reads the thread's network namespace\n" \
+	"names of (link_addrs and link_groups also ask index's name, as netifc\n" \
+	"checks an Interface's link is still its own).  nscheck: each round also reads the thread's network namespace\n" \
 	"and compares it with the one the run started in, as netifc checks its\n" \
 	"kept socket on every call.\n" \
 	"Raises ValueError or TypeError for bad arguments, OSError when the\n" \

@@ -517,6 +517,20 @@ static int all_addrs(struct nl_sock *s, struct netifc_call *call, struct job *j)
 	return r;
 }
 
+/*
+ * After a link's addresses came: the link at index still has the name the
+ * caller knows it by (one SIOCGIFNAME on the same socket), else -ENODEV --
+ * the answer was of another link, or of none.
+ */
+static int still_named(struct nl_sock *s, struct netifc_call *call, int32_t index,
+		       const char *name)
+{
+	char now[NETIFC_NAMESIZ];
+	int r = nl_name_of(s, call, index, now);
+
+	return r < 0 ? r : strcmp(now, name) ? -ENODEV : 0;
+}
+
 static int one_link_addrs(struct nl_sock *s, struct netifc_call *call, struct job *j)
 {
 	const char *name = j->name;
@@ -530,6 +544,8 @@ static int one_link_addrs(struct nl_sock *s, struct netifc_call *call, struct jo
 	}
 	r = j->hearing ? heard_dump(s, call, j, j->index)
 		       : dump_kind(s, call, j->kind, j->index, j->addrs, NULL);
+	if (r == 0 && j->name && (call->opts & NETIFC_SAME_LINK))
+		r = still_named(s, call, j->index, j->name);
 	for (i = 0; r == 0 && i < j->addrs->n; i++)
 		netifc_addr_finish(&j->addrs->v[i], name);
 	return r;
@@ -629,7 +645,8 @@ static int linux_addrs(struct netifc_call *call, enum netifc_kind kind, int32_t 
 	j.scratch = (struct netifc_links)NETIFC_LINKS_ON(&j.one);
 	r = run(call, &j);
 
-	return r == -ENODEV && index ? 0 : r; /* a vanished link has no addresses */
+	/* A vanished link has no addresses, unless the caller asked after it by name. */
+	return r == -ENODEV && index && !(call->opts & NETIFC_SAME_LINK) ? 0 : r;
 }
 
 int netifc_nl_run(struct netifc_call *call, nl_ask_fn ask, void *ctx)

@@ -247,6 +247,8 @@ PyObject *netifc_counters_of(modstate *st, struct netifc_ns *ns, int32_t index, 
 	Py_BEGIN_ALLOW_THREADS
 	r = counters_call(p.backend, &call, index, &t);
 	Py_END_ALLOW_THREADS
+	if (r == 0 && t.n == 1 && name && strcmp(t.v[0].name, name))
+		r = -ENODEV; /* another link has the index now */
 	if (r == 0 && t.n == 1)
 		res = new_counters(st, &t.v[0]);
 	else if (r == 0)

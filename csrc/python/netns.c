@@ -203,15 +203,21 @@ static int addrs_in(PyObject *self, modstate *st, enum netifc_kind kind, int32_t
 	struct netifc_path p = netifc_path_of(st);
 	const struct netifc_backend *b = backend_for(self, &p);
 	struct netifc_call call = {.opts = p.opts, .ns = NS(self)};
+	PyObject *what = NULL;
 	int r;
 
 	if (!b)
 		return -1;
+	if (index && name)
+		call.opts |= NETIFC_SAME_LINK; /* an Interface's: of its link still */
 	Py_BEGIN_ALLOW_THREADS
 	r = b->addrs(&call, kind, index, name, links, out);
 	Py_END_ALLOW_THREADS
+	if (r == -ENODEV && name && !(what = PyUnicode_DecodeFSDefault(name)))
+		return -1;
 	if (r < 0)
-		call_error(st, &call, r, NULL);
+		call_error(st, &call, r, what);
+	Py_XDECREF(what);
 	return r < 0 ? -1 : 0;
 }
 

@@ -127,29 +127,33 @@ static void iface_dealloc(PyObject *self)
 	netifc_record_dealloc(self);
 }
 
-static PyObject *iface_addrs_kind(PyObject *self, enum netifc_kind kind)
+/* NoSuchInterface for the record's link, named by the record's name. */
+static PyObject *gone_error(PyObject *iface, modstate *st, const struct netifc_call *call)
 {
-	modstate *st = netifc_state_of_type(Py_TYPE(self));
-	struct netifc_path p = netifc_path_of(st);
-	const struct netifc_backend *b = p.backend;
-	struct netifc_call call = {.opts = p.opts};
-	struct netifc_addrs t = {0};
-	const IfaceObject *o = IFACE(self);
-	PyObject *res;
-	int r;
+	PyObject *name = PyUnicode_DecodeFSDefault(IFACE(iface)->name);
 
-#ifdef __linux__
-	if (o->ns)
-		return netifc_ns_iface_addrs(o->ns, kind, o->index, o->name);
-#endif
-	Py_BEGIN_ALLOW_THREADS
-	r = b->addrs(&call, kind, o->index, o->name, NULL, &t);
-	Py_END_ALLOW_THREADS
-	res = r < 0 ? netifc_core_error(st, &call, r, NULL) : netifc_addrs_tuple(st, &t);
-	netifc_addrs_free(&t);
-	return res;
+	if (name) {
+		netifc_core_error(st, call, -ENODEV, name);
+		Py_DECREF(name);
+	}
+	return NULL;
 }
 
+/* The netlink backend checks a link's name in the same call (NETIFC_SAME_LINK). */
+static int checks_name(const struct netifc_backend *b)
+{
+	return !strcmp(b->name, "netlink");
+}
+
+/*
+ * An Interface's answer checked after it came, where the backend could not
+ * check it in the same call: res when the link at the record's index still
+ * has the record's name, else NoSuchInterface (the link has gone, was
+ * renamed, or a new link took its index and the answer was that link's).
+ * On the netlink backend one SIOCGIFNAME on the thread's socket (of the
+ * record's namespace); elsewhere the backend's link request.  res: a new
+ * reference or NULL, taken.
+ */
 #ifdef __linux__
 struct name_job {
 	int32_t index;
@@ -164,11 +168,6 @@ static int ask_name(struct nl_sock *s, struct netifc_call *call, void *ctx)
 }
 #endif
 
-/*
- * The name of the link that has index now: 0, -ENODEV when none has it, or
- * another error.  On the netlink backend one SIOCGIFNAME on the thread's
- * socket (of the call's namespace); elsewhere the backend's link request.
- */
 static int name_now(const struct netifc_backend *b, struct netifc_call *call, int32_t index,
 		    char name[NETIFC_NAMESIZ])
 {
@@ -178,7 +177,7 @@ static int name_now(const struct netifc_backend *b, struct netifc_call *call, in
 #ifdef __linux__
 	struct name_job j = {index, name};
 
-	if (!strcmp(b->name, "netlink"))
+	if (checks_name(b))
 		return netifc_nl_run(call, ask_name, &j);
 #endif
 	r = b->link(call, index, NULL, &t);
@@ -188,19 +187,12 @@ static int name_now(const struct netifc_backend *b, struct netifc_call *call, in
 	return r;
 }
 
-/*
- * An Interface's answer checked after it came: res when the link at the
- * record's index still has the record's name; else NoSuchInterface, named
- * by the record's name, for a link gone, renamed, or whose index a new link
- * took (the answer was that link's).  res: a new reference or NULL, taken.
- */
 static PyObject *if_same_link(PyObject *iface, PyObject *res)
 {
 	modstate *st = netifc_state_of_type(Py_TYPE(iface));
 	struct netifc_path p = netifc_path_of(st);
 	struct netifc_call call = {.opts = p.opts};
 	char now[NETIFC_NAMESIZ] = "";
-	PyObject *name;
 	int r;
 
 	if (!res)
@@ -219,23 +211,46 @@ static PyObject *if_same_link(PyObject *iface, PyObject *res)
 	Py_DECREF(res);
 	if (r < 0 && r != -ENODEV)
 		return netifc_core_error(st, &call, r, NULL);
-	if ((name = PyUnicode_DecodeFSDefault(IFACE(iface)->name))) {
-		netifc_core_error(st, &call, -ENODEV, name);
-		Py_DECREF(name);
-	}
-	return NULL;
+	return gone_error(iface, st, &call);
+}
+
+/* An Interface's addresses or groups: of its link still (NoSuchInterface if not). */
+static PyObject *iface_addrs_kind(PyObject *self, enum netifc_kind kind)
+{
+	modstate *st = netifc_state_of_type(Py_TYPE(self));
+	struct netifc_path p = netifc_path_of(st);
+	const struct netifc_backend *b = p.backend;
+	struct netifc_call call = {.opts = p.opts | NETIFC_SAME_LINK};
+	struct netifc_addrs t = {0};
+	const IfaceObject *o = IFACE(self);
+	PyObject *res;
+	int r;
+
+#ifdef __linux__
+	if (o->ns)
+		return netifc_ns_iface_addrs(o->ns, kind, o->index, o->name);
+#endif
+	Py_BEGIN_ALLOW_THREADS
+	r = b->addrs(&call, kind, o->index, o->name, NULL, &t);
+	Py_END_ALLOW_THREADS
+	if (r == -ENODEV)
+		res = gone_error(self, st, &call);
+	else
+		res = r < 0 ? netifc_core_error(st, &call, r, NULL) : netifc_addrs_tuple(st, &t);
+	netifc_addrs_free(&t);
+	return checks_name(b) ? res : if_same_link(self, res);
 }
 
 static PyObject *iface_addrs(PyObject *self, PyObject *unused)
 {
 	(void)unused;
-	return if_same_link(self, iface_addrs_kind(self, NETIFC_UNICAST));
+	return iface_addrs_kind(self, NETIFC_UNICAST);
 }
 
 static PyObject *iface_maddrs(PyObject *self, PyObject *unused)
 {
 	(void)unused;
-	return if_same_link(self, iface_addrs_kind(self, NETIFC_MULTICAST));
+	return iface_addrs_kind(self, NETIFC_MULTICAST);
 }
 
 static PyObject *iface_counters(PyObject *self, PyObject *unused)
@@ -243,12 +258,12 @@ static PyObject *iface_counters(PyObject *self, PyObject *unused)
 	(void)unused;
 #ifdef __linux__
 	if (IFACE(self)->ns)
-		return if_same_link(self,
-				    netifc_ns_iface_counters(IFACE(self)->ns, IFACE(self)->index,
-							     IFACE(self)->name, 0));
+		return netifc_ns_iface_counters(IFACE(self)->ns, IFACE(self)->index,
+						IFACE(self)->name, 0);
 #endif
-	return if_same_link(self, netifc_counters_of(netifc_state_of_type(Py_TYPE(self)), NULL,
-						     IFACE(self)->index, IFACE(self)->name));
+	/* (The counters come with the link's name: checked against the record's.) */
+	return netifc_counters_of(netifc_state_of_type(Py_TYPE(self)), NULL, IFACE(self)->index,
+				  IFACE(self)->name);
 }
 
 static PyObject *iface_link_settings(PyObject *self, PyObject *unused)
