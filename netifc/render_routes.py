@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from .enums import RouteType
 from .render import bit_words
-from .routing import Route, table_name
+from .routing import Route, iproute2_names, table_name
 
 _MAIN = 254
 _BOOT = 3
@@ -63,18 +63,8 @@ _RT_PROTOS_FILES = ("/etc/iproute2/rt_protos", "/usr/share/iproute2/rt_protos")
 
 def _protocols() -> Dict[int, str]:
     names = dict(_PROTOCOLS)
-    for path in _RT_PROTOS_FILES:
-        try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                for line in f:
-                    words = line.split("#", 1)[0].split()
-                    if len(words) >= 2 and words[0].isdigit():
-                        names.setdefault(int(words[0]), words[1])
-        except FileNotFoundError:
-            continue
-        except OSError:
-            pass
-        break
+    for number, name in iproute2_names(_RT_PROTOS_FILES):
+        names.setdefault(number, name)
     return names
 
 
@@ -84,21 +74,8 @@ _RT_DSFIELD_FILES = ("/etc/iproute2/rt_dsfield", "/usr/share/iproute2/rt_dsfield
 
 def _dsfield_names() -> Dict[int, str]:
     names: Dict[int, str] = {}
-    for path in _RT_DSFIELD_FILES:
-        try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                for line in f:
-                    words = line.split("#", 1)[0].split()
-                    if len(words) >= 2:
-                        try:
-                            names.setdefault(int(words[0], 0), words[1])
-                        except ValueError:
-                            continue
-        except FileNotFoundError:
-            continue
-        except OSError:
-            pass
-        break
+    for number, name in iproute2_names(_RT_DSFIELD_FILES):
+        names.setdefault(number, name)
     return names
 
 

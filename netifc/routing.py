@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import ipaddress
 import socket
-from typing import TYPE_CHECKING, Callable, Dict, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _netifc
 from ._netifc import Interface
@@ -38,30 +38,37 @@ TABLES: Dict[str, int] = {"default": 253, "main": 254, "local": 255}
 _RT_TABLES_FILES = ("/etc/iproute2/rt_tables", "/usr/share/iproute2/rt_tables")
 
 
-def _read_names(path: str) -> Dict[str, int]:
-    """``NUMBER NAME`` lines of an iproute2 table file ({} when it cannot be read)."""
-    names: Dict[str, int] = {}
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                words = line.split("#", 1)[0].split()
-                if len(words) >= 2:
-                    try:
-                        names.setdefault(words[1], int(words[0], 0))
-                    except ValueError:
-                        continue
-    except OSError:
-        pass
-    return names
+def iproute2_names(paths: Sequence[str], every: bool = False) -> List[Tuple[int, str]]:
+    """The ``NUMBER NAME`` lines of iproute2's name files (``rt_tables``,
+    ``rt_protos``, ``rt_dsfield``), as (number, name) in file order: of the
+    first file in paths that exists (an unreadable one gives none), or of
+    every file (every).  The number may be decimal or hex, as iproute2 reads it."""
+    found: List[Tuple[int, str]] = []
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    words = line.split("#", 1)[0].split()
+                    if len(words) >= 2:
+                        try:
+                            found.append((int(words[0], 0), words[1]))
+                        except ValueError:
+                            continue
+        except FileNotFoundError:
+            continue
+        except OSError:
+            pass
+        if not every:
+            break
+    return found
 
 
 def table_names() -> Dict[str, int]:
     """Every table name known: the reserved ones, then those of rt_tables."""
     names = dict(TABLES)
-    for path in _RT_TABLES_FILES:
-        for name, number in _read_names(path).items():
-            if 0 < number <= 0xFFFFFFFF:
-                names.setdefault(name, number)
+    for number, name in iproute2_names(_RT_TABLES_FILES, every=True):
+        if 0 < number <= 0xFFFFFFFF:
+            names.setdefault(name, number)
     return names
 
 

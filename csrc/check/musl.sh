@@ -42,9 +42,11 @@ $cc -o "$out/route_check" "$here/route_check.c" "$csrc/netlink/routes.c" "$csrc/
     -lpthread
 "$out/route_check"
 
-for target in netlink procnet route; do
+live="$csrc/check/live_model.c $csrc/live/changes.c $csrc/live/merge.c"
+for target in netlink procnet route live; do
     echo "-- fuzz_$target over its corpus"
-    $cc -o "$out/replay_$target" "$csrc/fuzz/replay.c" "$csrc/fuzz/fuzz_$target.c" \
+    # shellcheck disable=SC2086 # (the live model's files, for fuzz_live)
+    $cc -o "$out/replay_$target" "$csrc/fuzz/replay.c" "$csrc/fuzz/fuzz_$target.c" $live \
         "$csrc/netlink/parse.c" "$csrc/netlink/heard.c" "$csrc/netlink/stats_parse.c" "$csrc/netlink/route_parse.c" "$csrc/procfs/igmp_parse.c" "$csrc/core/addr.c" \
         "$csrc/core/vec.c"
     "$out/replay_$target" "$csrc/fuzz/corpus/$target"

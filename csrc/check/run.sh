@@ -30,5 +30,5 @@ $cc -o "$out/route_check" \
 "$out/route_check"
 # The live tables' changes and merge against a model (random links, addresses,
 # groups, merges and resyncs; tables equal at every step): a binary of its own.
-$cc -o "$out/live_check" "$here/live_check.c" "$csrc/live/changes.c" "$csrc/live/merge.c" "$csrc/core/addr.c"
+$cc -o "$out/live_check" "$here/live_check.c" "$here/live_model.c" "$csrc/live/changes.c" "$csrc/live/merge.c" "$csrc/core/addr.c"
 "$out/live_check"

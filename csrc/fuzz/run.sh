@@ -13,8 +13,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I$csrc"
 common="$csrc/netlink/parse.c $csrc/netlink/heard.c $csrc/netlink/stats_parse.c $csrc/netlink/route_parse.c $csrc/procfs/igmp_parse.c $csrc/core/addr.c $csrc/core/vec.c"
-for target in netlink procnet route; do
-    "$cc" $flags -o "$work/fuzz_$target" "$here/fuzz_$target.c" $common
+# fuzz_live drives the live tables' model (csrc/check/live_model.c) over csrc/live/.
+live="$csrc/check/live_model.c $csrc/live/changes.c $csrc/live/merge.c"
+for target in netlink procnet route live; do
+    "$cc" $flags -o "$work/fuzz_$target" "$here/fuzz_$target.c" $common $live
     mkdir -p "$work/corpus_$target"
     echo "== fuzz_$target for ${secs}s"
     # New inputs go to the scratch corpus; the committed seeds stay as they are.
