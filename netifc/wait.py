@@ -374,6 +374,57 @@ class _AddrOn(_Condition):
         return f"{text} ({', '.join(pending)})" if pending else text
 
 
+class _Online(_Condition):
+    """What ``netifc wait`` asks of a link (None: of any link but loopback):
+    up with carrier, or in ``operstate``; and a usable address of each of
+    ``families``. Met: (the Interface, its addresses found, by family)."""
+
+    def __init__(
+        self, link: Optional[Union[str, int]], operstate: Optional[str], families: Sequence[int]
+    ) -> None:
+        self.link, self.operstate, self.families = link, operstate, tuple(families)
+        self._state = _LinkIs(link or 0, self.operstate is None, self.operstate is None, operstate)
+
+    def _lacks(self, snap: Snapshot, i: Interface) -> Tuple[Optional[str], Tuple[Addr, ...]]:
+        why = self._state._lacks(i)
+        if why is not None:
+            return why, ()
+        found: List[Addr] = []
+        for family in self.families:
+            mine = [a for a in snap.addrs_of(i) if a.family == family]
+            usable = [a for a in mine if _usable(a, False)]
+            if not usable:
+                pending = [_why_not(a) for a in mine]
+                text = f"{i.name} has no usable {_FAMILY_WORD[family]} address"
+                return (f"{text} ({', '.join(pending)})" if pending else text), ()
+            found.append(usable[0])
+        return None, tuple(found)
+
+    def _links(self, snap: Snapshot) -> Sequence[Interface]:
+        if self.link is None:
+            return [i for i in snap.interfaces if not i.raw_flags & 8]  # IFF_LOOPBACK
+        i = _find(snap, self.link)
+        return () if i is None else (i,)
+
+    def met(self, src: _Sources) -> Optional[Tuple[Interface, Tuple[Addr, ...]]]:
+        snap = src.snapshot()
+        for i in self._links(snap):
+            why, found = self._lacks(snap, i)
+            if why is None:
+                return i, found
+        return None
+
+    def missing(self, src: _Sources) -> str:
+        snap = src.snapshot()
+        links = self._links(snap)
+        if self.link is not None and not links:
+            return f"no link {_said(self.link)}"
+        if not links:
+            return "no link but loopback"
+        whys = [self._lacks(snap, i)[0] or "" for i in links]
+        return whys[0] if self.link is not None else "no link online: " + ", ".join(whys)
+
+
 class _DefaultRoute(_Condition):
     tables = False
     routes = True
@@ -434,7 +485,7 @@ class _All(_Condition):
 
 
 def _timed_out(who: str, seconds: float, cond: _Condition, src: _Sources) -> TimeoutError:
-    return TimeoutError(f"{who}: not met after {seconds:g} s: {cond.missing(src)}")
+    return TimeoutError(f"{who}: timed out after {seconds:g} s: {cond.missing(src)}")
 
 
 def _block(fds: List[int], left: Optional[float]) -> None:

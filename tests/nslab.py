@@ -44,11 +44,16 @@ def _setns(fd):
         raise OSError(err, f"setns: {os.strerror(err)}")
 
 
+# The namespaces' names begin with this (NETIFC_TEST_NETNS_PREFIX, for runs
+# that share a host and tell their namespaces apart by name).
+NETNS_PREFIX = os.environ.get("NETIFC_TEST_NETNS_PREFIX", "nfc-")
+
+
 class Netns:
     """A namespace of the tests' own, with a unique name; delete() removes it."""
 
     def __init__(self, tag):
-        self.name = f"nfc-{tag}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+        self.name = f"{NETNS_PREFIX}{tag}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         subprocess.run(["ip", "netns", "add", self.name], check=True)
         self.ip("link", "set", "lo", "up")
 
