@@ -58,6 +58,16 @@ from .netns import NetNS
 from .render import render_brief, render_json, render_text, to_json
 from .routing import Gateway, NextHop, Route, default_gateways, route_get, routes
 from .snapshot import Snapshot, multicast_snapshot, snapshot
+from .wait import (
+    async_wait_addr,
+    async_wait_default_route,
+    async_wait_link,
+    async_wait_until,
+    wait_addr,
+    wait_default_route,
+    wait_link,
+    wait_until,
+)
 from .watch import (
     AddrAdded,
     AddrChanged,
@@ -122,6 +132,14 @@ __all__ = [
     "render_text",
     "snapshot",
     "to_json",
+    "async_wait_addr",
+    "async_wait_default_route",
+    "async_wait_link",
+    "async_wait_until",
+    "wait_addr",
+    "wait_default_route",
+    "wait_link",
+    "wait_until",
 ]
 
 __version__ = "1.0.0"

@@ -10,6 +10,7 @@ import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import netifc
+import netifc.wait
 from netifc.namespace import Namespace
 
 # Where the interfaces are read: the caller's namespace (Namespace()), or a
@@ -47,7 +48,9 @@ def _parser() -> argparse.ArgumentParser:
         usage="%(prog)s [-h] [-b | -j] [-4 | -6] [-m] [-w] [-s] [-n NAME] [--color WHEN]"
         " [--version] [IFNAME]\n"
         "       %(prog)s [-4 | -6] [-j] [-n NAME] route [show] [--table T]\n"
-        "       %(prog)s [-4 | -6] [-j] [-n NAME] route get ADDRESS",
+        "       %(prog)s [-4 | -6] [-j] [-n NAME] route get ADDRESS\n"
+        "       %(prog)s wait [-i NAME]... [-4] [-6] [--any] [-o STATE] [--route default]"
+        " [--timeout SECS] [-n NAME] [-j]",
         description="Show network interfaces with their addresses (or multicast groups),"
         " like ip addr;\nor the routes, like ip route.",
         epilog="commands:\n"
@@ -56,8 +59,12 @@ def _parser() -> argparse.ArgumentParser:
         "                       like ip route\n"
         "  route get ADDRESS    the route the kernel would take to ADDRESS, like"
         " ip route get\n"
-        "  (netifc route --help: their options; an interface named route:"
-        " netifc -- route)",
+        "  wait                 until the links are online (up with carrier, an"
+        " address\n"
+        "                       out of DAD with -4/-6, a default route with"
+        " --route default)\n"
+        "  (netifc route --help, netifc wait --help: their options; an interface"
+        " named route: netifc -- route)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
@@ -435,16 +442,149 @@ def _route_main(argv: List[str]) -> int:
     return _print(out)
 
 
+# ---- netifc wait: until the network is there, like systemd-networkd-wait-online ----
+
+
+def _wait_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="netifc wait",
+        usage="%(prog)s [-i NAME]... [-4] [-6] [--any] [-o STATE] [--route default]"
+        " [--timeout SECS] [-n NAME] [-j]",
+        description="Wait until the links are online, like systemd-networkd-wait-online:"
+        " each link named by -i (without -i: any link but loopback) up with carrier"
+        " (-o STATE: in that operational state instead), with a usable address of"
+        " each family given by -4 and -6 (out of DAD: a socket can bind it), and with"
+        " --route default a default route (of each family given, else of either)."
+        " Woken by the kernel's notifications, no polling. Exit status 0 when met;"
+        " 1 on a timeout, saying what was missing; 130 on Ctrl-C.",
+    )
+    p.add_argument(
+        "-i",
+        "--interface",
+        action="append",
+        metavar="NAME",
+        default=[],
+        help="wait for this link (repeatable: for each of them)",
+    )
+    p.add_argument("-4", "--ipv4", action="store_true", help="a usable IPv4 address on the link")
+    p.add_argument(
+        "-6", "--ipv6", action="store_true", help="a usable IPv6 address on the link (out of DAD)"
+    )
+    p.add_argument("--any", action="store_true", help="any one of the links given by -i suffices")
+    p.add_argument(
+        "-o",
+        "--operational-state",
+        metavar="STATE",
+        type=str.lower,
+        choices=netifc.wait.OPERSTATES,
+        help="the link's operational state, as ip shows it ("
+        + ", ".join(netifc.wait.OPERSTATES)
+        + "), instead of up with carrier",
+    )
+    p.add_argument(
+        "--route",
+        choices=("default",),
+        help="default: also a default route through a gateway (main table)",
+    )
+    p.add_argument(
+        "--timeout",
+        metavar="SECS",
+        type=float,
+        default=120.0,
+        help="give up after SECS seconds (default 120; 0: no limit)",
+    )
+    p.add_argument(
+        "-n", "--netns", metavar="NAME", help="in the network namespace NAME (as ip -n), or a path"
+    )
+    p.add_argument(
+        "-j", "--json", action="store_true", help="print what was met as JSON (links, gateways)"
+    )
+    return p
+
+
+def _wait_condition(args: argparse.Namespace) -> netifc.wait._Condition:
+    from .wait import _All, _DefaultRoute, _Online
+
+    families = [f for f, on in ((socket.AF_INET, args.ipv4), (socket.AF_INET6, args.ipv6)) if on]
+    names: List[Optional[str]] = list(args.interface) or [None]
+    links: netifc.wait._Condition = _All(
+        [_Online(n, args.operational_state, families) for n in names], any_one=args.any
+    )
+    if args.route is None:
+        return _All([links])
+    wanted: List[Optional[int]] = [*families] or [None]
+    routes = [_DefaultRoute(f, None) for f in wanted]
+    return _All([links, _All(routes)])
+
+
+def _met_json(met: Tuple[object, ...]) -> Dict[str, object]:
+    """What was met: the links with the addresses found, and the gateways."""
+    links: List[object] = []
+    gateways: List[object] = []
+
+    def walk(item: object) -> None:
+        if isinstance(item, netifc.Gateway):
+            gateways.append(
+                {
+                    "family": "inet" if item.route.family == socket.AF_INET else "inet6",
+                    "gateway": item.gateway,
+                    "ifname": item.ifname,
+                    "index": item.index,
+                    "metric": item.metric,
+                }
+            )
+        elif isinstance(item, tuple) and item and isinstance(item[0], netifc.Interface):
+            links.extend(netifc.to_json([item[0]], item[1]))
+        elif isinstance(item, tuple):
+            for each in item:
+                walk(each)
+
+    walk(met)
+    return {"links": links, "gateways": gateways}
+
+
+def _wait_main(argv: List[str]) -> int:
+    from .wait import _run
+
+    parser = _wait_parser()
+    args = parser.parse_args(argv)
+    if any(not n for n in args.interface):
+        parser.error("argument -i/--interface: an interface name cannot be empty")
+    if args.timeout != args.timeout or args.timeout < 0:
+        parser.error(f"argument --timeout: must be 0 or more seconds, not {args.timeout:g}")
+    if args.any and not args.interface:
+        parser.error("argument --any: with -i (without -i, any link already suffices)")
+    timeout = None if args.timeout == 0 else args.timeout
+    src: Optional[netifc.NetNS] = None
+    try:
+        src = netifc.NetNS(args.netns) if args.netns is not None else None
+        met = _run("netifc wait", _wait_condition(args), timeout, src)
+    except KeyboardInterrupt:
+        return 130
+    except TimeoutError as e:
+        print(e, file=sys.stderr)
+        return 1
+    except (TypeError, ValueError, NotImplementedError, OSError) as e:
+        return _failed(e)
+    finally:
+        if src is not None:
+            src.close()
+    if not args.json:
+        return 0
+    assert isinstance(met, tuple)
+    return _print(json.dumps(_met_json(met)) + "\n")
+
+
 # Options of the top-level command that route takes too, when given before it
 # (netifc -4 -n NAME route): the ones that take a value, and the others.
 _ROUTE_VALUED = ("-n", "--netns")
 _ROUTE_FLAGS = ("-4", "-6", "-j", "--json")
 
 
-def _split_route(argv: List[str]) -> Optional[Tuple[List[str], List[str]]]:
+def _split_route(argv: List[str], command: str = "route") -> Optional[Tuple[List[str], List[str]]]:
     """(options before route, words after it) when argv's first word that is
-    no option nor an option's value is "route"; None otherwise ("--" ends
-    the options: netifc -- route shows an interface named route)."""
+    no option nor an option's value is "route" (or command); None otherwise
+    ("--" ends the options: netifc -- route shows an interface named route)."""
     valued = _ROUTE_VALUED + ("--color",)
     i = 0
     while i < len(argv):
@@ -457,7 +597,7 @@ def _split_route(argv: List[str]) -> Optional[Tuple[List[str], List[str]]]:
         if word.startswith("-") and word != "-":
             i += 1
             continue
-        return (argv[:i], argv[i + 1 :]) if word == "route" else None
+        return (argv[:i], argv[i + 1 :]) if word == command else None
     return None
 
 
@@ -495,6 +635,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     if split is not None:  # netifc [OPTIONS] route [WORDS AND OPTIONS]
         before, after = split
         return _route_main(_route_options(before) + after)
+    split = _split_route(argv, "wait")
+    if split is not None:  # netifc [-n NAME] [-j] wait [OPTIONS]: wait takes them all
+        before, after = split
+        return _wait_main(before + after)
     parser = _parser()
     args = parser.parse_args(argv)
     if args.ifname == "":

@@ -439,7 +439,8 @@ def _enter(name: str) -> None:
 def scale_namespace(pairs: int) -> Iterator[str]:
     """A namespace holding `pairs` veth pairs, each first end with an IPv4 and
     an IPv6 address; this thread inside it for the block; always removed."""
-    name = f"netifc-bench-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+    prefix = os.environ.get("NETIFC_BENCH_NETNS_PREFIX", "netifc-bench-")
+    name = f"{prefix}{os.getpid()}-{uuid.uuid4().hex[:6]}"
     home_fd = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
     old_term = signal.signal(signal.SIGTERM, _raise_exit)
     try:
@@ -1101,6 +1102,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         action="store_true",
         help="with --churn, add and remove RATE veth pairs a second instead of addresses",
     )
+    p.add_argument(
+        "--wait",
+        type=int,
+        nargs="?",
+        const=1,
+        metavar="PAIRS",
+        help="the latency of netifc's waits, from the kernel's change to their return,"
+        " in a namespace of PAIRS veth pairs (default 1; root)",
+    )
     words = list(sys.argv[1:] if argv is None else argv)
     for i, word in enumerate(words[:-1]):
         if word == "--benchtime":  # (argparse takes a -inf after it for an option)
@@ -1126,6 +1136,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.json:
             with open(args.json, "w") as f:
                 json.dump(result, f, indent=1)
+        return 0
+    if args.wait is not None:
+        from . import bench_wait
+
+        if args.wait < 1 or os.geteuid() != 0:
+            p.error("--wait needs a positive count of pairs, and root (it builds a namespace)")
+        with scale_namespace(args.wait) as ns:
+            waits = bench_wait.latency(ns)
+        bench_wait.report(args.wait, waits)
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({"wait_latency": {str(args.wait): waits}}, f, indent=1)
         return 0
     if args.churn is not None and args.interfaces is None:
         p.error("--churn needs --interfaces N (the churn is made in that namespace)")

@@ -44,11 +44,16 @@ def _setns(fd):
         raise OSError(err, f"setns: {os.strerror(err)}")
 
 
+# The namespaces' names begin with this (NETIFC_TEST_NETNS_PREFIX, for runs
+# that share a host and tell their namespaces apart by name).
+NETNS_PREFIX = os.environ.get("NETIFC_TEST_NETNS_PREFIX", "nfc-")
+
+
 class Netns:
     """A namespace of the tests' own, with a unique name; delete() removes it."""
 
     def __init__(self, tag):
-        self.name = f"nfc-{tag}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+        self.name = f"{NETNS_PREFIX}{tag}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         subprocess.run(["ip", "netns", "add", self.name], check=True)
         self.ip("link", "set", "lo", "up")
 
@@ -287,38 +292,51 @@ def _pending(ns):
     return out
 
 
+def until_kernel_done(ns, check, what, timeout):
+    """Until check() -- ip -j's view, a list of what is still to come -- is
+    empty: it runs at once, then again each time the kernel tells the
+    namespace of a change of its links or addresses (netifc.wait_until on
+    the namespace's live tables; no sleep, no poll of ip). Fails at the
+    deadline with what check() said last. This thread is in the namespace
+    for the wait, so the tables are netlink's whatever the backend."""
+    import netifc
+
+    left = {}
+
+    def done(_tables):
+        left["now"] = check()
+        return not left["now"]
+
+    with ns.entered():
+        try:
+            netifc.wait_until(done, what=what, timeout=timeout)
+        except TimeoutError:
+            raise AssertionError(f"{what} after {timeout} s: {left.get('now')}") from None
+
+
 def wait_link_locals(ns, names, timeout=10):
-    """Polls until each of the links `names` has its IPv6 link-local address
-    and nothing of pending_work() is left on them: the kernel adds it when
-    the link's carrier comes up, which it tells a moment (up to a second,
-    more on a loaded host) after ``link set up``, lists it tentative, and
-    makes it final (and joins its solicited-node group) when its DAD work
-    runs -- at once where DAD is off, when DAD ends where it is on."""
-    deadline = time.monotonic() + timeout
-    while True:
+    """Until each of the links `names` has its IPv6 link-local address and
+    nothing of pending_work() is left on them, as ip -j shows it: the kernel
+    adds it when the link's carrier comes up, which it tells a moment (up
+    to a second, more on a loaded host) after ``link set up``, lists it
+    tentative, and makes it final (and joins its solicited-node group) when
+    its DAD work runs -- at once where DAD is off, when DAD ends where it is
+    on; each of those steps is told, and wakes the wait."""
+
+    def left():
         have = {
             l["ifname"] for l in ns.ipj("-6", "addr", "show", "scope", "link") if l.get("addr_info")
         }
-        left = [f"{n}: no link-local address" for n in sorted(set(names) - have)]
-        left += [f"{n}: {what}" for n, what in _pending(ns) if n in names]
-        if not left:
-            return
-        if time.monotonic() > deadline:
-            raise AssertionError(f"after {timeout} s: {left}")
-        time.sleep(0.05)
+        out = [f"{n}: no link-local address" for n in sorted(set(names) - have)]
+        return out + [f"{n}: {what}" for n, what in _pending(ns) if n in names]
+
+    until_kernel_done(ns, left, "the links' link-locals", timeout)
 
 
 def settle(ns, timeout=15):
-    """Polls until pending_work(ns) is empty; fails, naming what is still
-    pending, after timeout seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        left = pending_work(ns)
-        if not left:
-            return
-        if time.monotonic() > deadline:
-            raise AssertionError(f"the kernel's own work still pending after {timeout} s: {left}")
-        time.sleep(0.05)
+    """Until pending_work(ns) is empty (as until_kernel_done waits); fails,
+    naming what is still pending, after timeout seconds."""
+    until_kernel_done(ns, lambda: pending_work(ns), "the kernel's own work", timeout)
 
 
 def build_lab():

@@ -28,7 +28,7 @@ import pytest
 import netifc
 from netifc.bench import pair_batches
 from netifc.churn import Churn, is_churn
-from nslab import Netns, ip_groups, why_no_namespaces
+from nslab import Netns, ip_groups, until_kernel_done, why_no_namespaces
 
 pytestmark = pytest.mark.skipif(why_no_namespaces() is not None, reason=str(why_no_namespaces()))
 
@@ -46,10 +46,12 @@ def build(ns, pairs):
 
 
 def settled(ns, pairs, timeout=120):
-    """ip -j addr once every link has its link-local and none is tentative."""
-    deadline = time.monotonic() + timeout
-    while True:
-        links = ns.ipj("addr", "show")
+    """ip -j addr once every link has its link-local and none is tentative
+    (checked again on each change the kernel tells: nslab.until_kernel_done)."""
+    found = {}
+
+    def left():
+        links = found["links"] = ns.ipj("addr", "show")
         locals_ = sum(
             1 for l in links for a in l.get("addr_info", []) if a["local"].startswith("fe80:")
         )
@@ -57,13 +59,11 @@ def settled(ns, pairs, timeout=120):
             a["local"] for l in links for a in l.get("addr_info", []) if a.get("tentative")
         ]
         if locals_ == 2 * pairs and not tentative:
-            return links
-        if time.monotonic() > deadline:
-            raise AssertionError(
-                f"after {timeout} s: {locals_} of {2 * pairs} link-locals, "
-                f"{len(tentative)} tentative"
-            )
-        time.sleep(0.1)
+            return []
+        return [f"{locals_} of {2 * pairs} link-locals, {len(tentative)} tentative"]
+
+    until_kernel_done(ns, left, "the pairs' link-locals", timeout)
+    return found["links"]
 
 
 @pytest.fixture(scope="module")

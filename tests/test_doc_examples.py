@@ -31,7 +31,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 import pytest
 
@@ -104,25 +103,13 @@ def build_world():
     subprocess.run(["mount", "-t", "tmpfs", "docs-netns", "/run/netns"], check=True)
     for line in WORLD:
         subprocess.run(line, shell=True, check=True, env=TOOL_ENV)
-    # A veth's carrier comes up a moment after the link: wait for both ends.
-    deadline = time.monotonic() + 30
-    while not all(link_up(*where) for where in ((), ("-n", "blue"))):
-        if time.monotonic() > deadline:
-            raise RuntimeError("the veth pair of the examples' world did not come up")
-        time.sleep(0.05)
+    # A veth's carrier comes up a moment after the link: wait for both ends,
+    # on the kernel's notifications.
+    import netifc
 
-
-def link_up(*where):
-    links = json.loads(
-        subprocess.run(
-            ["ip", *where, "-j", "link", "show"],
-            check=True,
-            capture_output=True,
-            text=True,
-            env=TOOL_ENV,
-        ).stdout
-    )
-    return all(l["operstate"] in ("UP", "UNKNOWN") for l in links)
+    netifc.wait_link("eth0", operstate="up", timeout=30)
+    with netifc.NetNS("blue") as blue:
+        netifc.wait_link("uplink", operstate="up", timeout=30, netns=blue)
 
 
 def run_page(path):

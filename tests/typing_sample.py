@@ -7,6 +7,7 @@ checks the same claims against the objects it gets.
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from ipaddress import (
     IPv4Address,
@@ -163,6 +164,40 @@ def check_live() -> None:
         assert isinstance(assert_type(w.interfaces, "tuple[netifc.Interface, ...]"), tuple)
 
 
+def lo_of(tables: netifc.Live) -> netifc.Interface:
+    return tables.by_name("lo")
+
+
+async def check_async_waits() -> None:
+    lo = assert_type(await netifc.async_wait_link("lo", up=True, timeout=5), netifc.Interface)
+    a = assert_type(await netifc.async_wait_addr(lo, 4, timeout=5), netifc.Addr)
+    assert a.index == lo.index
+    try:
+        gw = assert_type(await netifc.async_wait_default_route(timeout=0), netifc.Gateway)
+        assert isinstance(gw.ifname, str)
+    except TimeoutError:
+        pass
+    got = assert_type(await netifc.async_wait_until(lo_of, timeout=5), netifc.Interface)
+    assert got.index == lo.index
+
+
+def check_waits() -> None:
+    lo = assert_type(
+        netifc.wait_link("lo", up=True, operstate="unknown", timeout=5), netifc.Interface
+    )
+    a = assert_type(
+        netifc.wait_addr("lo", socket.AF_INET, address="127.0.0.1", timeout=5), netifc.Addr
+    )
+    assert a.address == "127.0.0.1"
+    try:
+        gw = assert_type(netifc.wait_default_route(6, timeout=0), netifc.Gateway)
+        assert isinstance(gw.gateway, str)
+    except TimeoutError:
+        pass
+    assert assert_type(netifc.wait_until(lo_of, what="lo", timeout=5), netifc.Interface) == lo
+    asyncio.run(check_async_waits())
+
+
 def check_counters() -> None:
     every = assert_type(netifc.counters(), "tuple[netifc.Counters, ...]")
     for c in every:
@@ -269,6 +304,7 @@ def main() -> None:
     check_flags()
     check_module()
     check_live()
+    check_waits()
     check_counters()
     check_routes()
     check_netns()

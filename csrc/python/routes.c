@@ -10,6 +10,7 @@
  */
 #include "python/routes.h"
 
+#include <errno.h>
 #include <stddef.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -440,7 +441,37 @@ static PyObject *m_register_routes(PyObject *m, PyObject *args)
 	Py_RETURN_NONE;
 }
 
+/* _route_watch(netns=None): a socket told of route changes (netifc_route_watch_open). */
+static PyObject *m_route_watch(PyObject *m, PyObject *args)
+{
+	struct netifc_ns *ns = NULL;
+	PyObject *netns = Py_None;      /* a _NetNS: the socket made there */
+	int r;
+
+	(void)m;
+	if (!PyArg_ParseTuple(args, "|O:_route_watch", &netns))
+		return NULL;
+	if (netns != Py_None && !(ns = netifc_ns_core(netns)))
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	r = netifc_route_watch_open(ns);
+	Py_END_ALLOW_THREADS
+	if (r == -EBADF && ns)
+		return netifc_closed_ns_error();
+	if (r < 0) {
+		PyObject *e = Py_BuildValue("(is)", -r, "netlink route notification socket");
+
+		if (e) {
+			PyErr_SetObject(PyExc_OSError, e);
+			Py_DECREF(e);
+		}
+		return NULL;
+	}
+	return PyLong_FromLong(r);
+}
+
 PyMethodDef netifc_routes_functions[] = {
+	{"_route_watch", m_route_watch, METH_VARARGS, NULL},
 	{"_routes", m_routes, METH_VARARGS, NULL},
 	{"_route_get", m_route_get, METH_VARARGS, NULL},
 	{"_register_routes", m_register_routes, METH_VARARGS, NULL},

@@ -1,0 +1,462 @@
+"""netifc's waits (netifc.wait_*, async_wait_*, netifc wait) against ip in
+namespaces: a link-local counts once it has left DAD (a socket can bind
+it), an address added later is met as soon as it is added, a default route
+when the kernel tells of it, a timeout says what was missing; and bad
+arguments name themselves."""
+
+import asyncio
+import json
+import math
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+import netifc
+import netifc.__main__ as cli
+import netifc.wait
+from conftest import require_namespaces
+from nslab import TOOL_ENV, Netns
+
+TIMEOUT = 20  # seconds a wait may take before the test fails (DAD is 1-2 s)
+TENTATIVE, OPTIMISTIC, DADFAILED = 0x40, 0x04, 0x08
+
+
+@pytest.fixture(autouse=True)
+def netlink_backend():
+    """The waits read live tables, which are netlink's: each test runs once."""
+    netifc._netifc._set_backend("netlink", 0)
+    yield
+    netifc._netifc._set_backend(os.environ.get("NETIFC_BACKEND", ""), 0)
+
+
+@pytest.fixture
+def ns():
+    """A namespace with DAD on (one probe, as a new namespace has it) and a
+    veth pair a0-a1, both down."""
+    require_namespaces()
+    n = Netns("wait")
+    try:
+        for conf in ("all", "default"):
+            n.sysctl(f"net.ipv6.conf.{conf}.accept_dad", 1)
+        n.ip("link", "add", "a0", "type", "veth", "peer", "name", "a1")
+        yield n
+    finally:
+        n.delete()
+
+
+@pytest.fixture
+def netns(ns):
+    with netifc.NetNS(ns.name) as n:
+        yield n
+
+
+def ip_addr(ns, dev, address):
+    """ip -j's record of address on dev, or None."""
+    for link in ns.ipj("addr", "show", "dev", dev):
+        for a in link.get("addr_info", []):
+            if a["local"] == address:
+                return a
+    return None
+
+
+def can_bind(ns, address, index):
+    """Whether a socket in the namespace can bind the IPv6 address (a
+    tentative one cannot: EADDRNOTAVAIL)."""
+    with ns.entered():
+        with socket.socket(socket.AF_INET6, socket.SOCK_DGRAM) as s:
+            try:
+                s.bind((address, 0, 0, index))
+            except OSError as e:
+                return e.errno
+    return 0
+
+
+def in_thread(fn):
+    """fn() started in a thread; the returned call gives its result (or raises)."""
+    out = {}
+
+    def run():
+        try:
+            out["value"] = fn()
+        except BaseException as e:  # handed back to the test
+            out["error"] = e
+        out["at"] = time.monotonic()
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+
+    def result():
+        t.join(TIMEOUT + 5)
+        assert not t.is_alive(), "the wait did not return"
+        if "error" in out:
+            raise out["error"]
+        return out["value"], out["at"]
+
+    return result
+
+
+def netifc_cmd(*args):
+    return [sys.executable, "-m", "netifc", *args]
+
+
+# ---- the link-up window: a link-local counts once it has left DAD ----------------------
+
+
+def test_cli_wait_6_returns_once_the_link_local_left_dad(ns):
+    """netifc wait -i a0 -6, started while a0 is down: it returns once a0's
+    link-local is out of DAD, which a socket can then bind."""
+    p = subprocess.Popen(
+        netifc_cmd("wait", "-n", ns.name, "-i", "a0", "-6", "-j", "--timeout", str(TIMEOUT)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        ns.ip("link", "set", "a1", "up")
+        ns.ip("link", "set", "a0", "up")
+        out, err = p.communicate(timeout=TIMEOUT + 10)
+    finally:
+        p.kill()
+        p.wait()
+    assert p.returncode == 0, err
+    met = json.loads(out)
+    (link,) = met["links"]
+    (addr,) = link["addrs"]
+    assert link["name"] == "a0" and addr["scope"] == "link" and addr["family"] == "inet6"
+    assert "tentative" not in addr["flags"]
+    truth = ip_addr(ns, "a0", addr["address"])
+    assert truth is not None and not truth.get("tentative") and not truth.get("dadfailed")
+    assert can_bind(ns, addr["address"], link["index"]) == 0
+
+
+def test_the_tables_list_the_link_local_in_dad_and_the_wait_does_not_take_it(ns, netns):
+    """Through the window: while ip shows the link-local tentative (a socket
+    cannot bind it), the live tables may list it, but wait_addr() has not
+    returned it; it returns it out of DAD."""
+    ns.sysctl("net.ipv6.conf.a0.dad_transmits", 3)  # a window of 3 s, to look into
+    wait = in_thread(lambda: netifc.wait_addr("a0", 6, timeout=TIMEOUT, netns=netns))
+    ns.ip("link", "set", "a1", "up")
+    ns.ip("link", "set", "a0", "up")
+    index = netns.interface_by_name("a0").index
+    seen_tentative = netifc.wait_until(
+        lambda lv: next(
+            (a for a in lv.addrs_of(index) if a.family == socket.AF_INET6 and a.scope == 253),
+            None,
+        ),
+        what="a0's link-local listed",
+        timeout=TIMEOUT,
+        netns=netns,
+    )
+    truth = ip_addr(ns, "a0", seen_tentative.address)
+    if truth is not None and truth.get("tentative"):
+        assert int(seen_tentative.flags) & TENTATIVE
+        assert can_bind(ns, seen_tentative.address, index) != 0  # tentative: not bindable
+    got, _ = wait()
+    assert got.address == seen_tentative.address
+    assert not int(got.flags) & (TENTATIVE | DADFAILED)
+    assert not ip_addr(ns, "a0", got.address).get("tentative")
+    assert can_bind(ns, got.address, index) == 0
+
+
+def test_optimistic_counts_only_when_asked(ns, netns):
+    """An optimistic address is usable while its DAD runs (the kernel makes
+    the link-local optimistic with optimistic_dad): wait_addr() takes it with
+    optimistic=True, not without, and then says it is tentative."""
+    ns.sysctl("net.ipv6.conf.a0.optimistic_dad", 1)
+    ns.sysctl("net.ipv6.conf.a0.dad_transmits", 100)  # DAD for 100 s: the test's whole run
+    ns.ip("link", "set", "a1", "up")
+    ns.ip("link", "set", "a0", "up")
+    got = netifc.wait_addr("a0", 6, optimistic=True, timeout=TIMEOUT, netns=netns)
+    assert int(got.flags) & OPTIMISTIC and int(got.flags) & TENTATIVE
+    truth = ip_addr(ns, "a0", got.address)
+    assert truth.get("optimistic") and truth.get("tentative")
+    assert can_bind(ns, got.address, got.index) == 0
+    with pytest.raises(TimeoutError, match=f"{got.address} tentative"):
+        netifc.wait_addr("a0", 6, timeout=0.2, netns=netns)
+
+
+# ---- met as soon as it is there -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "address,flags", [("192.0.2.9", ()), ("2001:db8:9::9", ("nodad",))], ids=["inet", "inet6"]
+)
+def test_an_address_added_later_is_met_when_added(ns, netns, address, flags):
+    ns.ip("link", "set", "a0", "up")
+    wait = in_thread(lambda: netifc.wait_addr("a0", address=address, timeout=TIMEOUT, netns=netns))
+    prefix = 24 if "." in address else 64
+    ns.ip("addr", "add", f"{address}/{prefix}", "dev", "a0", *flags)
+    added = time.monotonic()
+    got, at = wait()
+    assert got.address == address and got.prefixlen == prefix
+    assert ip_addr(ns, "a0", address) is not None
+    # Loose: a notification's way is milliseconds; the bench measures it (docs/wait.rst).
+    assert at - added < 2, f"met {at - added:.3f} s after ip addr add returned"
+
+
+def test_a_default_route_is_met_when_the_kernel_tells_of_it(ns, netns):
+    ns.ip("link", "set", "a1", "up")
+    ns.ip("link", "set", "a0", "up")
+    ns.ip("addr", "add", "192.0.2.1/24", "dev", "a0")
+    with pytest.raises(TimeoutError, match="no IPv4 default route"):
+        netifc.wait_default_route(4, timeout=0.1, netns=netns)
+    wait = in_thread(lambda: netifc.wait_default_route(4, timeout=TIMEOUT, netns=netns))
+    ns.ip("route", "add", "default", "via", "192.0.2.254", "dev", "a0", "metric", "7")
+    added = time.monotonic()
+    got, at = wait()
+    (truth,) = ns.ipj("-4", "route", "show", "default")
+    assert (got.gateway, got.ifname, got.metric) == (truth["gateway"], truth["dev"], 7)
+    assert got.route.family == socket.AF_INET
+    assert at - added < 2, f"met {at - added:.3f} s after ip route add returned"
+
+
+def test_wait_link_states(ns, netns):
+    with pytest.raises(TimeoutError, match="no link b0"):
+        netifc.wait_link("b0", timeout=0.1, netns=netns)
+    with pytest.raises(TimeoutError, match="a0 is down"):
+        netifc.wait_link("a0", up=True, timeout=0.1, netns=netns)
+    wait = in_thread(
+        lambda: netifc.wait_link("a0", carrier=True, operstate="up", timeout=TIMEOUT, netns=netns)
+    )
+    ns.ip("link", "set", "a0", "up")
+    ns.ip("link", "set", "a1", "up")
+    got, _ = wait()
+    (truth,) = ns.ipj("link", "show", "dev", "a0")
+    assert got.name == "a0" and got.index == truth["ifindex"]
+    assert truth["operstate"] == "UP" and "LOWER_UP" in truth["flags"]
+    assert netifc.wait_link(got.index, up=True, timeout=0, netns=netns) == got
+
+
+def test_wait_until_a_predicate(ns, netns):
+    index = netns.interface_by_name("a0").index
+    wait = in_thread(
+        lambda: netifc.wait_until(
+            lambda lv: lv.by_index(index) if lv.by_index(index).mtu == 1400 else None,
+            what="a0's MTU 1400",
+            timeout=TIMEOUT,
+            netns=netns,
+        )
+    )
+    ns.ip("link", "set", "a0", "mtu", "1400")
+    got, _ = wait()
+    assert got.mtu == 1400 == ns.ipj("link", "show", "dev", "a0")[0]["mtu"]
+    with pytest.raises(TimeoutError, match="a0's MTU 1500"):
+        netifc.wait_until(
+            lambda lv: lv.by_index(index).mtu == 1500,
+            what="a0's MTU 1500",
+            timeout=0.1,
+            netns=netns,
+        )
+
+
+# ---- asyncio ------------------------------------------------------------------------------
+
+
+def test_async_waits(ns, netns):
+    async def main():
+        loop = asyncio.get_running_loop()
+        link = asyncio.ensure_future(
+            netifc.async_wait_link("a0", up=True, timeout=TIMEOUT, netns=netns)
+        )
+        addr = asyncio.ensure_future(netifc.async_wait_addr("a0", 6, timeout=TIMEOUT, netns=netns))
+        route = asyncio.ensure_future(
+            netifc.async_wait_default_route(6, timeout=TIMEOUT, netns=netns)
+        )
+        ticks = 0
+
+        def tick():  # the loop runs while the waits wait: none blocks it
+            nonlocal ticks
+            ticks += 1
+
+        loop.call_soon(tick)
+        await loop.run_in_executor(None, ns.ip, "link", "set", "a1", "up")
+        await loop.run_in_executor(None, ns.ip, "link", "set", "a0", "up")
+        up = await link
+        ll = await addr
+        await loop.run_in_executor(
+            None, ns.ip, "route", "add", "default", "via", "fe80::1", "dev", "a0"
+        )
+        gw = await route
+        with pytest.raises(TimeoutError, match="no IPv4 default route"):
+            await netifc.async_wait_default_route(4, timeout=0.1, netns=netns)
+        return up, ll, gw, ticks
+
+    up, ll, gw, ticks = asyncio.run(main())
+    assert ticks == 1
+    assert up.name == "a0" and up.raw_flags & 1
+    assert ll.scope == 253 and not int(ll.flags) & TENTATIVE
+    assert not ip_addr(ns, "a0", ll.address).get("tentative")
+    assert can_bind(ns, ll.address, up.index) == 0
+    (truth,) = ns.ipj("-6", "route", "show", "default")
+    assert (gw.gateway, gw.ifname) == (f"{truth['gateway']}%a0", truth["dev"])
+
+
+def test_an_async_wait_cancelled_closes_its_sockets(netns):
+    before = len(os.listdir("/proc/self/fd"))
+
+    async def main():
+        task = asyncio.ensure_future(netifc.async_wait_link("b0", netns=netns))
+        await asyncio.sleep(0)  # (a yield: the task runs to its first wait)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(main())
+    assert len(os.listdir("/proc/self/fd")) == before
+
+
+# ---- the command -------------------------------------------------------------------------
+
+
+def test_cli_timeout_exits_non_zero_after_about_that_long(ns):
+    t0 = time.monotonic()
+    r = subprocess.run(
+        netifc_cmd("wait", "-n", ns.name, "-i", "a0", "-4", "--timeout", "1"),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    took = time.monotonic() - t0
+    assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr.splitlines() == ["netifc wait: timed out after 1 s: a0 is down"]
+    assert 1 <= took < 1 + 5, took  # (5 s: the interpreter's start on a loaded host)
+
+
+def test_cli_any_route_and_operational_state(ns):
+    ns.ip("link", "set", "a1", "up")
+    ns.ip("link", "set", "a0", "up")
+    ns.ip("addr", "add", "192.0.2.1/24", "dev", "a0")
+    ns.ip("route", "add", "default", "via", "192.0.2.254")
+    r = subprocess.run(
+        netifc_cmd(
+            *("wait", "-n", ns.name, "-i", "b0", "-i", "a0", "--any", "-4", "-o", "up"),
+            *("--route", "default", "-j", "--timeout", str(TIMEOUT)),
+        ),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT + 10,
+    )
+    assert r.returncode == 0, r.stderr
+    met = json.loads(r.stdout)
+    assert [link["name"] for link in met["links"]] == ["a0"]
+    assert [a["address"] for a in met["links"][0]["addrs"]] == ["192.0.2.1"]
+    (truth,) = ns.ipj("link", "show", "dev", "a0")
+    assert met["gateways"] == [
+        {
+            "family": "inet",
+            "gateway": "192.0.2.254",
+            "ifname": "a0",
+            "index": truth["ifindex"],
+            "metric": 0,
+        }
+    ]
+    r = subprocess.run(
+        netifc_cmd("wait", "-n", ns.name, "-i", "b0", "-i", "a0", "--timeout", "0.2"),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert r.returncode == 1
+    assert r.stderr.splitlines() == ["netifc wait: timed out after 0.2 s: no link b0"]
+
+
+def test_cli_without_interface_waits_for_any_link_but_loopback(ns):
+    r = subprocess.run(
+        netifc_cmd("wait", "-n", ns.name, "--timeout", "0.2"),
+        capture_output=True,
+        text=True,
+        env=TOOL_ENV,
+        timeout=TIMEOUT,
+    )
+    names = [link["ifname"] for link in ns.ipj("link", "show") if link["ifname"] != "lo"]
+    assert r.returncode == 1
+    assert r.stderr.splitlines() == [
+        "netifc wait: timed out after 0.2 s: no link online: "
+        + ", ".join(f"{n} is down" for n in names)
+    ]
+
+
+def test_cli_ctrl_c_ends_it_with_130(ns, monkeypatch, capsys):
+    """SIGINT while the command blocks: exit status 130, nothing printed."""
+    block = netifc.wait._block
+
+    def interrupted(fds, left):
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+        return block(fds, left)
+
+    monkeypatch.setattr(netifc.wait, "_block", interrupted)
+    assert cli.main(["wait", "-n", ns.name, "-i", "b0", "--timeout", "0"]) == 130
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", "")
+
+
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (["--timeout=-1"], "--timeout: must be 0 or more"),
+        (["--timeout", "nan"], "--timeout: must be 0 or more"),
+        (["-o", "bogus"], "invalid choice: 'bogus'"),
+        (["-i", ""], "cannot be empty"),
+        (["--any"], "--any: with -i"),
+        (["--route", "all"], "invalid choice: 'all'"),
+    ],
+)
+def test_cli_usage_errors(args, words, capsys):
+    with pytest.raises(SystemExit) as e:
+        cli.main(["wait", *args])
+    assert e.value.code == 2
+    assert words in capsys.readouterr().err
+
+
+# ---- bad arguments -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call,kind,words",
+    [
+        (lambda: netifc.wait_link("lo", timeout=-1), ValueError, "timeout"),
+        (lambda: netifc.wait_link("lo", timeout=math.nan), ValueError, "timeout"),
+        (lambda: netifc.wait_link("lo", timeout="1"), TypeError, "timeout"),
+        (lambda: netifc.wait_link("lo", timeout=True), TypeError, "timeout"),
+        (lambda: netifc.wait_link("lo", operstate="running"), ValueError, "operstate"),
+        (lambda: netifc.wait_link("lo", operstate=1), TypeError, "operstate"),
+        (lambda: netifc.wait_link("lo", up=1), TypeError, "up"),
+        (lambda: netifc.wait_link(1.5), TypeError, "link"),
+        (lambda: netifc.wait_link(""), ValueError, "link"),
+        (lambda: netifc.wait_link("x" * 16), ValueError, "link"),
+        (lambda: netifc.wait_link(0), ValueError, "link"),
+        (lambda: netifc.wait_link("lo", netns="blue"), TypeError, "netns"),
+        (lambda: netifc.wait_addr("lo", 5), ValueError, "family"),
+        (lambda: netifc.wait_addr("lo", socket.AF_PACKET), ValueError, "family"),
+        (lambda: netifc.wait_addr("lo", "6"), TypeError, "family"),
+        (lambda: netifc.wait_addr("lo", 4, address="::1"), ValueError, "family IPv4"),
+        (lambda: netifc.wait_addr(address="10.0.0.0/8"), ValueError, "address"),
+        (lambda: netifc.wait_addr(address=b"\x7f\0\0\1"), TypeError, "address"),
+        (lambda: netifc.wait_addr(optimistic=None), TypeError, "optimistic"),
+        (lambda: netifc.wait_default_route(0), ValueError, "family"),
+        (lambda: netifc.wait_until(42), TypeError, "predicate"),
+        (lambda: asyncio.run(netifc.async_wait_addr(timeout=-0.5)), ValueError, "timeout"),
+        (
+            lambda: asyncio.run(netifc.async_wait_link("lo", operstate="UPP")),
+            ValueError,
+            "operstate",
+        ),
+    ],
+)
+def test_bad_arguments_name_themselves(call, kind, words):
+    with pytest.raises(kind, match=words):
+        call()
+
+
+def test_zero_timeout_checks_once(netns):
+    lo = netifc.wait_link("lo", up=True, timeout=0, netns=netns)
+    assert lo.name == "lo"
+    assert netifc.wait_addr("lo", 4, timeout=0, netns=netns).address == "127.0.0.1"
+    with pytest.raises(TimeoutError, match="timed out after 0 s: no usable IPv6 address on any"):
+        netifc.wait_addr(family=6, timeout=0, netns=netns)
