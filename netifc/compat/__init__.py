@@ -2,5 +2,6 @@
 
 ``netifc.compat.netifaces`` is netifaces 0.11's module: ``import
 netifc.compat.netifaces as netifaces`` and the rest of a program stays as
-it was.
+it was.  ``netifc.compat.ifaddr`` is ifaddr 0.2's (``import
+netifc.compat.ifaddr as ifaddr``), with change notifications besides.
 """

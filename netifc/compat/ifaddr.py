@@ -1,0 +1,290 @@
+"""ifaddr 0.2's API, answered by netifc: ``import netifc.compat.ifaddr as
+ifaddr`` and a program written for ifaddr runs unchanged.
+
+``get_adapters(include_unconfigured=False)`` returns what ifaddr 0.2 returns
+on Linux, adapter for adapter and in the same order: an ``Adapter`` per name
+that has an address -- a link's name, or the label of IPv4 addresses listed
+under one (``ip addr add ... label eth0:1``), which ifaddr lists as an adapter
+of its own -- in the order of the first address of each (the kernel's: every
+IPv4 address, then every IPv6 address); with ``include_unconfigured=True``
+every link first, in the kernel's order, addresses or not, then the labels.
+Each ``IP`` is ifaddr's: an IPv4 address as a ``str``, an IPv6 address as
+``(address, 0, scope_id)`` with the link's index as scope id for a
+link-local address (fe80::/10) and 0 for the others, the prefix length,
+the adapter's name as ``nice_name``; the address of this end of a
+point-to-point link; tentative, deprecated and DAD-failed addresses too, as
+the kernel lists them all.  ``Adapter.index`` is the link's index; a label's is that of the
+link named by its part before the colon, as ifaddr's ``if_nametoindex()``
+finds it (the kernel reads a name up to its colon), None when there is none.  ``repr()`` and equality are ifaddr's (equal only to itself).
+
+What differs: ``get_adapters()`` returns a ``list`` (ifaddr: a dict's values
+view; both iterate alike, a list also indexes), and a name that is not valid
+UTF-8 comes back surrogate-escaped, as netifc gives it, where ifaddr raises
+UnicodeDecodeError.
+
+Each answer is a presentation of one ``netifc.snapshot()`` (one link dump
+and one address dump), where ifaddr makes a ctypes structure of every
+``getifaddrs()`` entry, an ``ipaddress`` object of every address and
+netmask, and one ``if_nametoindex()`` call per adapter.
+
+``watch_adapters()`` is what ifaddr lacks and its users poll for: the
+adapters again each time they change, from the kernel's notifications (a
+``netifc.Watcher``): by iteration, ``async for`` or ``poll(timeout)``.
+
+Linux only, as ``netifc.Watcher``; ``get_adapters()`` answers wherever
+``netifc.snapshot()`` does (the labels are rtnetlink's).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import time
+from typing import Dict, Iterator, List, Optional, Tuple, Union
+
+import netifc
+from netifc.closing import Closing
+from netifc.namespace import Namespace
+from netifc.watch import _seconds
+
+__all__ = ["IP", "Adapter", "AdapterChanges", "get_adapters", "watch_adapters"]
+
+_IPv4Address = str
+"""An IPv4 address, as ifaddr gives it: ``"192.0.2.1"``."""
+_IPv6Address = Tuple[str, int, int]
+"""An IPv6 address, as ifaddr gives it: ``(address, flowinfo, scope_id)``."""
+
+
+class Adapter:
+    """A network interface, or one label of IPv4 addresses on it, with its
+    addresses (ifaddr's ``Adapter``).
+
+    ``name`` and ``nice_name`` are the link's name or the label (``eth0:1``);
+    ``ips`` its addresses (``IP``), in the kernel's order; ``index`` the
+    link's index (a label's: that of the link its part before the colon names,
+    None when none has that name).
+    """
+
+    def __init__(
+        self, name: str, nice_name: str, ips: List[IP], index: Optional[int] = None
+    ) -> None:
+        self.name = name
+        self.nice_name = nice_name
+        self.ips = ips
+        self.index = index
+
+    def __repr__(self) -> str:
+        return (
+            f"Adapter(name={self.name!r}, nice_name={self.nice_name!r},"
+            f" ips={self.ips!r}, index={self.index!r})"
+        )
+
+
+class IP:
+    """An address of an adapter (ifaddr's ``IP``).
+
+    ``ip``: an IPv4 address as a ``str``, an IPv6 address as ``(address,
+    flowinfo, scope_id)``; ``network_prefix``: the prefix length;
+    ``nice_name``: the adapter's name.
+    """
+
+    def __init__(
+        self, ip: Union[_IPv4Address, _IPv6Address], network_prefix: int, nice_name: str
+    ) -> None:
+        self.ip = ip
+        self.network_prefix = network_prefix
+        self.nice_name = nice_name
+
+    @property
+    def is_IPv4(self) -> bool:  # noqa: N802 -- ifaddr's name
+        """True for an IPv4 address, False for an IPv6 one."""
+        return not isinstance(self.ip, tuple)
+
+    @property
+    def is_IPv6(self) -> bool:  # noqa: N802 -- ifaddr's name
+        """True for an IPv6 address, False for an IPv4 one."""
+        return isinstance(self.ip, tuple)
+
+    def __repr__(self) -> str:
+        return f"IP(ip={self.ip!r}, network_prefix={self.network_prefix!r}, nice_name={self.nice_name!r})"
+
+
+def _link_local(text: str) -> bool:
+    """Whether glibc gives this IPv6 address a scope id: link-local unicast
+    (fe80::/10) or link-local multicast (ffx2::/16)."""
+    first = text.split(":", 1)[0]
+    return len(first) == 4 and (
+        first[:3] in ("fe8", "fe9", "fea", "feb") or (first[:2] == "ff" and first[3] == "2")
+    )
+
+
+def _present(snap: netifc.Snapshot, include_unconfigured: bool) -> List[Adapter]:
+    """The adapters of one snapshot, as ifaddr makes them of getifaddrs()."""
+    links: Dict[int, str] = {}
+    indexes: Dict[str, int] = {}
+    for iface in snap.interfaces:
+        links[iface.index] = iface.name
+        indexes[iface.name] = iface.index
+    adapters: Dict[str, Adapter] = {}
+    if include_unconfigured:  # getifaddrs lists each link first, address or not
+        for index, link in links.items():
+            adapters[link] = Adapter(link, link, [], index)
+    for a in snap.addrs:
+        index = a.index
+        found = a.label or links.get(index)  # (IPv4 only has a label)
+        if found is None:
+            continue
+        name = found
+        text = a.address
+        ip: Union[_IPv4Address, _IPv6Address]
+        if ":" in text:
+            if "." in text:  # IPv4 in its last 32 bits: ipaddress writes it its own way
+                text = str(ipaddress.IPv6Address(text))
+            ip = (text, 0, index if _link_local(text) else 0)
+        else:
+            ip = text
+        adapter = adapters.get(name)
+        if adapter is None:
+            # ifaddr asks if_nametoindex(name), whose ioctl reads a name up to its colon
+            adapter = adapters[name] = Adapter(name, name, [], indexes.get(name.split(":", 1)[0]))
+        adapter.ips.append(IP(ip, a.prefixlen, name))
+    return list(adapters.values())
+
+
+def get_adapters(include_unconfigured: bool = False) -> List[Adapter]:
+    """The adapters of this thread's network namespace, with their addresses,
+    as ifaddr 0.2 gives them on Linux (see the module's documentation).
+
+    include_unconfigured: also the links without an address.
+    Raises OSError when the kernel or the OS fails.
+    """
+    return _present(netifc.snapshot(), bool(include_unconfigured))
+
+
+# ---- being told of changes -------------------------------------------------------------
+
+_Key = Tuple[Tuple[str, Optional[int], Tuple[Tuple[object, int], ...]], ...]
+
+
+def _key(adapters: List[Adapter]) -> _Key:
+    """What ifaddr's answer says, as a value that compares equal when it says the same."""
+    return tuple(
+        (a.name, a.index, tuple((ip.ip, ip.network_prefix) for ip in a.ips)) for a in adapters
+    )
+
+
+class AdapterChanges(Closing):
+    """The adapters, told again each time they change: ``get_adapters()``'s
+    answer, taken afresh when the kernel tells of a change of links,
+    addresses or groups (a ``netifc.Watcher``'s events), handed on only when
+    it differs from the one before (a change that ifaddr's answer does not
+    show -- an MTU, a link's flags, an address's lifetimes -- is not told).
+
+    ``adapters``: the last answer (the first is taken when it is made, after
+    its Watcher is, so that no change after it goes untold).  Iterating
+    blocks until the next change and gives its adapters; ``async for`` waits
+    on asyncio's loop; ``poll(timeout)`` returns the new adapters, or None
+    when nothing changed in timeout seconds.  An IPv6 address in duplicate
+    address detection is listed by the kernel at once but told when DAD
+    ends (or when its solicited-node group is joined, on kernels that tell
+    of groups): it is told then, as the answer of that moment has it.
+
+    Not to be shared between threads; ``close()`` may come from any thread
+    and ends the iteration. A context manager, whose exit calls close().
+    """
+
+    def __init__(self, include_unconfigured: bool = False, netns: Optional[Namespace] = None):
+        self._include = bool(include_unconfigured)
+        self._ns = netns
+        self._watcher = netifc.Watcher(netns)
+        try:
+            self.adapters: List[Adapter] = self._read()
+        except BaseException:
+            self._watcher.close()
+            raise
+        self._last = _key(self.adapters)
+
+    def _read(self) -> List[Adapter]:
+        snap = netifc.snapshot() if self._ns is None else self._ns.snapshot()
+        return _present(snap, self._include)
+
+    def _changed(self) -> Optional[List[Adapter]]:
+        """The adapters now, when they differ from the last told (then the last)."""
+        now = self._read()
+        key = _key(now)
+        if key == self._last:
+            return None
+        self._last, self.adapters = key, now
+        return now
+
+    @property
+    def closed(self) -> bool:
+        return self._watcher.closed
+
+    def fileno(self) -> int:
+        """The Watcher's socket: readable when the kernel told of a change."""
+        return self._watcher.fileno()
+
+    def close(self) -> None:
+        """Close the Watcher's socket, from any thread; closing again does nothing."""
+        self._watcher.close()
+
+    def poll(self, timeout: Optional[float] = None) -> Optional[List[Adapter]]:
+        """The adapters once they change, waiting up to timeout seconds (None:
+        as long as it takes; 0: not at all); None when they did not change in
+        that time, or when close() came. ValueError when closed, and for a
+        timeout below 0 or NaN; TypeError for one not int or float."""
+        seconds = _seconds(timeout)
+        if self._watcher.closed:
+            raise ValueError("I/O operation on a closed AdapterChanges")
+        deadline = None if seconds is None else time.monotonic() + seconds
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if self._watcher.closed or not self._watcher.poll(
+                left
+            ):  # nothing in time, or closed meanwhile
+                return None
+            now = self._changed()
+            if now is not None:
+                return now
+            if deadline is not None and time.monotonic() >= deadline:
+                return None
+
+    def __iter__(self) -> Iterator[List[Adapter]]:
+        return self
+
+    def __next__(self) -> List[Adapter]:
+        while True:
+            if self._watcher.closed or not self._watcher.poll(None):
+                raise StopIteration
+            now = self._changed()
+            if now is not None:
+                return now
+
+    def __aiter__(self) -> AdapterChanges:
+        return self
+
+    async def __anext__(self) -> List[Adapter]:
+        while True:
+            await self._watcher.__anext__()  # StopAsyncIteration once closed
+            if self._watcher.closed:
+                raise StopAsyncIteration
+            self._watcher.poll(0)  # the rest of what is pending, at once
+            now = self._changed()
+            if now is not None:
+                return now
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else f"{len(self.adapters)} adapters"
+        return f"<netifc.compat.ifaddr.AdapterChanges: {state}>"
+
+
+def watch_adapters(
+    include_unconfigured: bool = False, netns: Optional[Namespace] = None
+) -> AdapterChanges:
+    """The adapters of this thread's network namespace (or of ``netns``, a
+    ``netifc.NetNS``), told again each time they change: see AdapterChanges.
+
+    Raises NotImplementedError where the platform has no netlink; OSError when
+    the socket cannot be made or the tables read.
+    """
+    return AdapterChanges(include_unconfigured, netns)

@@ -1,0 +1,230 @@
+"""netifc.compat.ifaddr against ifaddr 0.2 itself, in namespaces.
+
+Both answer in the same thread, inside the same namespace: nslab's lab
+(veth pairs, a bridge, a tun with point-to-point peers, link-local zones,
+secondary and labelled addresses, a down link, tentative and deprecated
+addresses, a 15-byte and a non-ASCII name) with more kinds added here (a
+vxlan, an ifb, a macvlan, links without addresses, IPv6 addresses written
+with IPv4 in their last 32 bits, a /0). Every adapter and address must be
+the same, in the same order, with and without include_unconfigured: their
+reprs, and each attribute with its type. Then the change notifications
+(against ``ip``'s changes and ifaddr's answer after each), the default
+adapter recipe of docs/migrating/ifaddr.rst, and python-zeroconf's own
+address helpers with ifaddr and with the drop-in in its place.
+"""
+
+import os
+import sys
+
+import pytest
+
+import netifc
+import netifc.compat.ifaddr as ours
+from conftest import require_namespaces
+from netifc import _netifc
+from nslab import BYTES_NAME, Netns, build_lab
+
+ON_CI_LINUX = bool(os.environ.get("CI")) and sys.platform == "linux"
+if ON_CI_LINUX:
+    import ifaddr  # the test extra installs it (pure Python, every CPython): CI must compare
+else:
+    ifaddr = pytest.importorskip("ifaddr", reason="ifaddr is not installed (pip install ifaddr)")
+
+if not hasattr(_netifc, "_routes"):
+    pytest.skip("netifc.compat.ifaddr is compared on Linux only", allow_module_level=True)
+
+# The kernel's order is that of rtnetlink's dumps (netifc's getifaddrs backend
+# lists addresses link by link).
+pytestmark = pytest.mark.backends("netlink")
+
+RENAMED = "vbytes0"  # ifaddr cannot decode the lab's non-UTF-8 name: renamed here
+DEADLINE = 10  # seconds a change may take to be told, on a loaded machine
+
+
+def described(adapters):
+    """Every field of every adapter and address, with its type: what equality means here."""
+    out = []
+    for a in adapters:
+        ips = [
+            (type(ip.ip).__name__, ip.ip, ip.network_prefix, ip.nice_name, ip.is_IPv4, ip.is_IPv6)
+            for ip in a.ips
+        ]
+        out.append((a.name, a.nice_name, type(a.index).__name__, a.index, ips, repr(a)))
+    return out
+
+
+def both(include_unconfigured=False):
+    """(ours, ifaddr's), read one after the other in this thread's namespace."""
+    theirs = described(ifaddr.get_adapters(include_unconfigured=include_unconfigured))
+    mine = described(ours.get_adapters(include_unconfigured=include_unconfigured))
+    return mine, theirs
+
+
+@pytest.fixture(scope="module")
+def iflab():
+    require_namespaces()
+    ns = build_lab()
+    try:
+        ns.ip("link", "set", BYTES_NAME, "name", RENAMED)
+        ns.batch(
+            [
+                "link add vx0 type veth peer name vx1",
+                "addr add 169.254.7.7/16 brd + dev vx0",
+                "addr add 10.40.0.1 peer 10.40.0.9/24 dev vx0",
+                "addr add 2001:db8:40::1 peer 2001:db8:40::9 dev vx0",
+                "addr add 2001:db8:41::1/65 dev vx0 nodad",
+                "addr add 2001:db8:42::1/0 dev vx0 nodad",
+                "addr add ::192.0.2.77/128 dev vx0 nodad",
+                "addr add ::ffff:192.0.2.78/128 dev vx0 nodad",
+                "addr add 10.41.0.1/8 dev vx0 label vx0:a",
+                "addr add 10.41.0.2/8 dev vx0 label vx0:a",
+                "addr add 10.41.1.1/8 dev vx0 label vx0zz",
+                "addr add 10.42.0.1/24 brd 10.42.0.127 dev vx0 label vx0:b",
+                "addr add 10.43.0.1/0 dev vx1",
+                "addr add fe80::77/64 dev vx1 nodad",
+                # links whose order by index is not the order they were made in
+                "link add vy0 index 300 type veth peer name vy1",
+                "link add vz0 index 200 type veth peer name vz1",
+                "addr add 10.44.0.1/24 dev vy0 label vy0:x",
+                "addr add 10.45.0.1/24 dev vz0 label vz0:x",
+                "addr add 10.46.0.1/24 dev vx1 label vx1:p",
+                "addr add 10.46.0.1/25 dev vx1 label vx1:q",
+                "addr add 10.47.0.1 peer 0.0.0.0 dev vx1",
+                "addr add 2001:db8:48::1 peer fe80::9 dev vx1 nodad",
+                "addr add 2001:db8:49::1 peer fe80::a dev tun0 nodad",
+                # more kinds of link: a vxlan, an ifb, a macvlan on a veth end;
+                # ifb0 and vw0 keep no address at all
+                "link add vxl0 type vxlan id 42 dstport 4789 local 192.0.2.1 dev v0",
+                "addr add 10.60.0.1/24 dev vxl0",
+                "addr add 2001:db8:60::1/64 dev vxl0 nodad",
+                "link add ifb0 type ifb",
+                "link add mv0 link vx1 type macvlan mode bridge",
+                "addr add 10.61.0.1/24 dev mv0",
+                "link add vw0 type veth peer name vw1",
+                "link set vw1 up",
+                "link set vx0 up",
+                "link set vx1 up",
+                "link set vxl0 up",
+                "link set mv0 up",
+            ]
+        )
+        yield ns
+    finally:
+        ns.delete()
+
+
+@pytest.mark.parametrize("include_unconfigured", [False, True])
+def test_get_adapters_equals_ifaddr(iflab, include_unconfigured):
+    with iflab.entered():
+        mine, theirs = both(include_unconfigured)
+    assert mine == theirs
+
+
+def test_the_default_is_without_unconfigured(iflab):
+    with iflab.entered():
+        assert described(ours.get_adapters()) == described(ifaddr.get_adapters())
+        assert described(ours.get_adapters(False)) == described(ifaddr.get_adapters(False))
+
+
+def test_the_kinds_are_there(iflab):
+    """The comparison above met every kind of adapter and address it is meant to."""
+    with iflab.entered():
+        got = {a.name: a for a in ours.get_adapters()}
+        every = [a.name for a in ours.get_adapters(include_unconfigured=True)]
+        index = {i.name: i.index for i in netifc.interfaces()}
+    ips = {n: [ip.ip for ip in a.ips] for n, a in got.items()}
+    # labels: adapters of their own, with the index of the name before the colon
+    assert got["vx0:a"].index == index["vx0"] and ips["vx0:a"] == ["10.41.0.1", "10.41.0.2"]
+    assert got["vx1:p"].index == index["vx1"] and ips["vx1:q"] == ["10.46.0.1"]
+    assert got["vx0zz"].index is None and ips["vx0zz"] == ["10.41.1.1"]
+    assert "10.41.0.1" not in ips["vx0"]
+    # link-local: the link's index as scope id; others 0
+    assert ("fe80::77", 0, index["vx1"]) in ips["vx1"]
+    assert any(ip[0].startswith("fe80:") and ip[2] == index["v0"] for ip in ips["v0"][1:])
+    assert ("2001:db8:1::1", 0, 0) in ips["v0"]
+    # point-to-point: this end only
+    assert "10.9.0.1" in ips["tun0"] and "10.9.0.2" not in ips["tun0"]
+    assert ("2001:db8:49::1", 0, 0) in ips["tun0"]
+    assert "10.40.0.1" in ips["vx0"] and ("2001:db8:40::1", 0, 0) in ips["vx0"]
+    # IPv4 inside IPv6, as ipaddress writes it (on this Python)
+    assert (str(ours.ipaddress.IPv6Address("::ffff:192.0.2.78")), 0, 0) in ips["vx0"]
+    prefixes = {ip.ip: ip.network_prefix for ip in got["vx0"].ips}
+    assert prefixes[("2001:db8:41::1", 0, 0)] == 65 and prefixes[("2001:db8:42::1", 0, 0)] == 0
+    # tentative (vt0), a down link (vd0), the 15-byte name, vxlan, macvlan
+    assert ("2001:db8:7::1", 0, 0) in ips["vt0"]
+    assert "198.18.0.1" in ips["vd0"] and "abcdefghijklmno" in got
+    assert "10.60.0.1" in ips["vxl0"] and "10.61.0.1" in ips["mv0"]
+    # links without an address: only with include_unconfigured
+    assert "ifb0" not in got and "vw0" not in got
+    assert {"ifb0", "vw0", "vw1", "vx0:a"} <= set(every)
+    assert every.index("vw0") < every.index("vx0:a")  # the links first
+    # the order: every IPv4 address before every IPv6 one (the kernel's)
+    first6 = next(n for n, a in enumerate(got.values()) if a.ips[0].is_IPv6)
+    assert all(a.ips[0].is_IPv6 for a in list(got.values())[first6:])
+
+
+def test_a_name_that_is_not_utf8():
+    """ifaddr raises on it; the drop-in gives it surrogate-escaped, as netifc does."""
+    require_namespaces()
+    ns = build_lab()
+    try:
+        with ns.entered():
+            with pytest.raises(UnicodeDecodeError):
+                ifaddr.get_adapters(include_unconfigured=True)
+            every = {a.name: a for a in ours.get_adapters(include_unconfigured=True)}
+            index = netifc.interface_by_name(BYTES_NAME).index
+        assert every[BYTES_NAME].index == index and every[BYTES_NAME].ips == []
+    finally:
+        ns.delete()
+
+
+def test_host_equals_ifaddr():
+    """The machine's own adapters, whatever they are. Other programs may
+    change them between the two reads: a difference must last three reads
+    to fail."""
+    for include in (False, True):
+        for _ in range(3):
+            mine, theirs = both(include)
+            if mine == theirs:
+                break
+        assert mine == theirs
+
+
+def test_the_classes_are_ifaddrs():
+    """Made by hand, they are ifaddr's: the same repr, properties, and
+    equality (each only to itself)."""
+    for m in (ours, ifaddr):
+        four, six = m.IP("192.0.2.1", 24, "x"), m.IP(("fe80::1", 0, 3), 64, "x")
+        adapter = m.Adapter("x", "x", [four, six], index=3)
+        assert (four.is_IPv4, four.is_IPv6, six.is_IPv4, six.is_IPv6) == (True, False, False, True)
+        assert m.Adapter("y", "y", []).index is None
+        assert four != m.IP("192.0.2.1", 24, "x") and four == four
+        hash(adapter)
+    assert repr(ours.Adapter("x", "x", [ours.IP(("fe80::1", 0, 3), 64, "x")], 3)) == repr(
+        ifaddr.Adapter("x", "x", [ifaddr.IP(("fe80::1", 0, 3), 64, "x")], 3)
+    )
+
+
+def test_many_links():
+    """200 veth pairs, each end with addresses, labels on some: the same
+    answer, in the same order."""
+    require_namespaces()
+    ns = Netns("ifaddr-many")
+    try:
+        ns.sysctl("net.ipv6.conf.all.accept_dad", 0)
+        ns.sysctl("net.ipv6.conf.default.accept_dad", 0)
+        lines = []
+        for i in range(200):
+            lines.append(f"link add m{i}a type veth peer name m{i}b")
+            lines.append(f"addr add 10.{i // 250}.{i % 250}.1/24 dev m{i}a")
+            lines.append(f"addr add fd00:{i:x}::1/64 dev m{i}a")
+            if i % 7 == 0:
+                lines.append(f"addr add 10.100.{i}.1/24 dev m{i}b label m{i}b:l")
+        ns.batch(lines)
+        with ns.entered():
+            for include in (False, True):
+                mine, theirs = both(include)
+                assert mine == theirs
+                assert len(theirs) == (430 if include else 230)  # lo, the links, 29 labels
+    finally:
+        ns.delete()
