@@ -1,6 +1,7 @@
-"""The netifaces drop-in's row of python -m netifc.bench, with netifaces' own
-call in the same group: ifaddresses() of the loopback interface (netifaces
-skipped when not installed, ``pip install '.[bench]'``).
+"""The drop-ins' rows of python -m netifc.bench, each with its peer's own
+call in the same group: netifaces' ifaddresses() of the loopback interface,
+ifaddr's get_adapters() (a peer skipped when not installed, ``pip install
+'.[bench]'``).
 """
 
 import pytest
@@ -22,9 +23,16 @@ def BenchmarkCompat(benchmark, bodies, name):
     benchmark(bodies[name])
 
 
-def BenchmarkCompatPeer(benchmark, peers, bodies):
-    fn = peers["NetifacesIfaddresses"].get("netifaces.ifaddresses")
+@pytest.mark.parametrize(
+    "name, peer",
+    [
+        ("NetifacesIfaddresses", "netifaces.ifaddresses"),
+        ("IfaddrGetAdapters", "ifaddr.get_adapters"),
+    ],
+)
+def BenchmarkCompatPeer(benchmark, peers, bodies, name, peer):
+    fn = peers[name].get(peer)
     if fn is None:
-        pytest.skip("netifaces is not installed (pip install '.[bench]')")
-    benchmark.group = "NetifacesIfaddresses"
+        pytest.skip(f"{peer.split('.')[0]} is not installed (pip install '.[bench]')")
+    benchmark.group = name
     benchmark(fn)

@@ -21,8 +21,9 @@ removes RATE addresses a second there, and prints each call's slowdown
 beside the link dump's (which address changes do not interrupt).
 
 ``--compat`` times instead the netifaces drop-in against netifaces itself
-at 2 links and at 10,000 addresses on one link, each in a namespace of its
-own (root).
+at 2 links and at 10,000 addresses on one link, and the ifaddr drop-in's
+``get_adapters()`` against ifaddr's at 4 links and at 1,000 veth pairs,
+each in a namespace of its own (root).
 
 ``--plot PATH`` draws instead how the cost grows with the number of links:
 netifc per call, netifc's live tables, Go, psutil and the kernel floor, for
@@ -82,11 +83,16 @@ COUNTERS = ("Counters", "InterfaceCounters")
 # same dump) and the route to 127.0.0.1.
 ROUTES = ("Routes", "DefaultGateways", "RouteGet")
 # netifc.compat.netifaces.ifaddresses(loopback) against netifaces' own (Linux).
-COMPAT = ("NetifacesIfaddresses",)
+# netifc.compat.ifaddr.get_adapters() against ifaddr's own.
+COMPAT = ("NetifacesIfaddresses", "IfaddrGetAdapters")
 # With --compat: the drop-in against netifaces in namespaces of their own, at
 # 2 links (lo and a veth end with an IPv4 and an IPv6 address) and with
 # 10,000 IPv4 addresses on one link, all under its name; {row: addresses}.
 COMPAT_SIZES = {"NetifacesIfaddresses2Links": 1, "NetifacesIfaddresses10000Addrs": 10000}
+# With --compat: the ifaddr drop-in against ifaddr, in a namespace of 4 links
+# (lo, a veth pair and a bridge; a0 and the bridge with an IPv4 and an IPv6 address)
+# and in one of 1,000 veth pairs; {row: veth pairs}.
+IFADDR_SIZES = {"IfaddrGetAdapters4Links": 1, "IfaddrGetAdapters1000Pairs": 1000}
 COMPAT_ROUNDS = 5  # turns of the drop-in and netifaces, with --compat
 ROUNDS = 3  # turns of netifc and floor timing, with --floor
 # Result keys: a socket per round; one socket kept; one kept, checked
@@ -145,9 +151,12 @@ def compat_bodies(lo: netifc.Interface) -> Dict[str, Callable[[], object]]:
     """The netifaces drop-in's row (Linux): one link's ifaddresses()."""
     if not hasattr(_netifc, "_routes"):
         return {}
-    from netifc.compat import netifaces
+    from netifc.compat import ifaddr, netifaces
 
-    return {"NetifacesIfaddresses": lambda: netifaces.ifaddresses(lo.name)}
+    return {
+        "NetifacesIfaddresses": lambda: netifaces.ifaddresses(lo.name),
+        "IfaddrGetAdapters": ifaddr.get_adapters,
+    }
 
 
 def floor_requests(lo: netifc.Interface) -> Dict[str, Tuple[Any, ...]]:
@@ -229,7 +238,12 @@ def _netifaces_bodies(m: Any, lo: netifc.Interface) -> _Bodies:
 def _ifaddr_bodies(m: Any, lo: netifc.Interface) -> _Bodies:
     return {
         name: {"ifaddr.get_adapters": m.get_adapters}
-        for name in ("BenchmarkInterfaces", "BenchmarkInterfaceAddrs", SNAPSHOT)
+        for name in (
+            "BenchmarkInterfaces",
+            "BenchmarkInterfaceAddrs",
+            SNAPSHOT,
+            "IfaddrGetAdapters",
+        )
     }
 
 
@@ -551,6 +565,52 @@ def compat_sizes(benchtime: float) -> Dict[str, Dict[str, float]]:
         print(line, flush=True)
     if theirs is None:
         print("netifaces is not installed (pip install 'netifc[bench]'): no comparison")
+    return out
+
+
+def ifaddr_sizes(benchtime: float) -> Dict[str, Dict[str, float]]:
+    """The IFADDR_SIZES rows: ns/op of the drop-in's and of ifaddr's
+    get_adapters() (ifaddr's where installed), printed with the ratio."""
+    from netifc.compat import ifaddr as ours
+
+    theirs: Optional[ModuleType]
+    try:
+        theirs = importlib.import_module("ifaddr")
+    except ImportError:
+        theirs = None
+    procs = os.cpu_count() or 1
+    out: Dict[str, Dict[str, float]] = {}
+    for row, pairs in IFADDR_SIZES.items():
+        with scale_namespace(pairs) as name:
+            if pairs == 1:  # lo, a0, b0 and a bridge: 4 links
+                _batch(
+                    name,
+                    [
+                        "link add d0 type bridge",
+                        "addr add 10.255.0.1/24 dev d0",
+                        "addr add fd00:ff::1/64 dev d0 nodad",
+                        "link set d0 up",
+                    ],
+                )
+            fns: Dict[str, Callable[[], object]] = {"netifc.compat": ours.get_adapters}
+            if theirs is not None:
+                assert [repr(a) for a in ours.get_adapters()] == [
+                    repr(a) for a in theirs.get_adapters()
+                ]
+                fns["ifaddr"] = theirs.get_adapters
+            got: Dict[str, float] = {}
+            for _ in range(COMPAT_ROUNDS):
+                for peer, fn in fns.items():
+                    ns = measure(fn, benchtime / COMPAT_ROUNDS)[0]
+                    got[peer] = min(ns, got.get(peer, ns))
+        out[row] = got
+        line = f"{row}-{procs}\t{got['netifc.compat']:12.0f} ns/op"
+        if "ifaddr" in got:
+            ratio = got["ifaddr"] / got["netifc.compat"]
+            line += f"\tifaddr {got['ifaddr']:12.0f} ns/op\t{ratio:.1f}x faster"
+        print(line, flush=True)
+    if theirs is None:
+        print("ifaddr is not installed (pip install 'netifc[bench]'): no comparison")
     return out
 
 
@@ -1132,7 +1192,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             p.error("--compat needs root (it builds network namespaces)")
         if not hasattr(_netifc, "_routes"):
             p.error("--compat needs Linux (the drop-in answers there only)")
-        result = {"compat_sizes": compat_sizes(args.benchtime)}
+        result = {
+            "compat_sizes": compat_sizes(args.benchtime),
+            "ifaddr_sizes": ifaddr_sizes(args.benchtime),
+        }
         if args.json:
             with open(args.json, "w") as f:
                 json.dump(result, f, indent=1)

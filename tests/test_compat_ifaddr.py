@@ -13,8 +13,11 @@ adapter recipe of docs/migrating/ifaddr.rst, and python-zeroconf's own
 address helpers with ifaddr and with the drop-in in its place.
 """
 
+import asyncio
 import os
 import sys
+import threading
+import time
 
 import pytest
 
@@ -36,6 +39,15 @@ if not hasattr(_netifc, "_routes"):
 # The kernel's order is that of rtnetlink's dumps (netifc's getifaddrs backend
 # lists addresses link by link).
 pytestmark = pytest.mark.backends("netlink")
+
+
+@pytest.fixture(autouse=True)
+def forget():
+    """get_adapters() keeps the live tables of the namespace it was last
+    called in, which holds that namespace: let each test's go."""
+    yield
+    ours._CACHE.forget()
+
 
 RENAMED = "vbytes0"  # ifaddr cannot decode the lab's non-UTF-8 name: renamed here
 DEADLINE = 10  # seconds a change may take to be told, on a loaded machine
@@ -228,3 +240,176 @@ def test_many_links():
                 assert len(theirs) == (430 if include else 230)  # lo, the links, 29 labels
     finally:
         ns.delete()
+
+
+# ---- being told of changes -----------------------------------------------------------
+
+
+def key(adapters):
+    return [(a.name, a.index, [(ip.ip, ip.network_prefix) for ip in a.ips]) for a in adapters]
+
+
+def ips_of(adapters, name):
+    return [ip.ip for a in adapters if a.name == name for ip in a.ips]
+
+
+@pytest.fixture
+def wlab():
+    """A namespace of two veth pairs, down (so no address comes by itself)."""
+    require_namespaces()
+    ns = Netns("ifaddr-watch")
+    try:
+        ns.batch(
+            [
+                "link add w0 type veth peer name w1",
+                "link add u0 type veth peer name u1",
+                "addr add 10.70.0.1/24 dev w0",
+            ]
+        )
+        yield ns
+    finally:
+        ns.delete()
+
+
+def told_until(changes, done, what):
+    """The answers changes.poll() tells until done(answer) holds, within DEADLINE
+    seconds: each differs from the one before and equals ifaddr's answer of
+    that moment (read in this thread's namespace, nothing else changing)."""
+    told, before = [], key(changes.adapters)
+    deadline = time.monotonic() + DEADLINE
+    while not told or not done(told[-1]):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            pytest.fail(f"{what}: not told in {DEADLINE} s (told: {told})")
+        got = changes.poll(left)
+        if got is None:
+            continue
+        assert key(got) != before, "told of adapters that did not change"
+        assert described(got) == described(ifaddr.get_adapters(changes._include))
+        assert got is changes.adapters
+        told.append(got)
+        before = key(got)
+    return told
+
+
+def test_watch_tells_each_change(wlab):
+    with wlab.entered():
+        with ours.watch_adapters() as changes:
+            assert described(changes.adapters) == described(ifaddr.get_adapters())
+            assert changes.poll(0) is None
+            wlab.ip("addr", "add", "10.70.0.2/24", "dev", "w0")
+            told_until(changes, lambda a: "10.70.0.2" in ips_of(a, "w0"), "an address added")
+            # what ifaddr does not show is not told: the first answer after an
+            # MTU and a flag change is the one with the address added after them
+            wlab.ip("link", "set", "w0", "mtu", "1400")
+            wlab.ip("link", "set", "w0", "multicast", "off")
+            wlab.ip("addr", "add", "10.70.0.3/24", "dev", "w0")
+            told = told_until(changes, lambda a: "10.70.0.3" in ips_of(a, "w0"), "after the MTU")
+            assert len(told) == 1
+            wlab.ip("addr", "add", "10.71.0.1/24", "dev", "w0", "label", "w0:x")
+            told_until(changes, lambda a: ips_of(a, "w0:x") == ["10.71.0.1"], "a label")
+            wlab.ip("addr", "add", "2001:db8:70::1/64", "dev", "u0", "nodad")
+            told_until(
+                changes, lambda a: ("2001:db8:70::1", 0, 0) in ips_of(a, "u0"), "an IPv6 address"
+            )
+            wlab.ip("addr", "del", "10.70.0.1/24", "dev", "w0")
+            told_until(changes, lambda a: "10.70.0.1" not in ips_of(a, "w0"), "an address removed")
+            wlab.ip("link", "set", "u0", "name", "u9")
+            told_until(changes, lambda a: ips_of(a, "u9") and not ips_of(a, "u0"), "a rename")
+            wlab.ip("link", "del", "w0")
+            told_until(changes, lambda a: not ips_of(a, "w0"), "a link deleted")
+        assert changes.closed
+        with pytest.raises(ValueError, match="closed"):
+            changes.poll(0)
+
+
+def test_watch_tells_links_without_addresses(wlab):
+    with wlab.entered():
+        with ours.watch_adapters(include_unconfigured=True) as changes:
+            names = [a.name for a in changes.adapters]
+            assert {"w1", "u0", "u1"} <= set(names)
+            wlab.ip("link", "add", "n0", "type", "veth", "peer", "name", "n1")
+            told_until(changes, lambda a: {"n0", "n1"} <= {x.name for x in a}, "a new link")
+
+
+def test_watch_tells_an_address_once_out_of_dad(wlab):
+    """An address in DAD: listed at once, told when DAD ends (or its group is
+    joined); told all the same, as ifaddr then lists it."""
+    wlab.sysctl("net.ipv6.conf.u0.accept_dad", 1)
+    wlab.ip("link", "set", "u1", "up")
+    wlab.ip("link", "set", "u0", "up")
+    with wlab.entered():
+        with ours.watch_adapters() as changes:
+            wlab.ip("addr", "add", "2001:db8:71::1/64", "dev", "u0")
+            told_until(
+                changes, lambda a: ("2001:db8:71::1", 0, 0) in ips_of(a, "u0"), "a DAD address"
+            )
+
+
+def test_watch_in_a_netns_by_iteration_and_closed_from_another_thread(wlab):
+    with netifc.NetNS(wlab.name) as ns, ours.watch_adapters(netns=ns) as changes:
+        got, done = [], threading.Event()
+
+        def run():
+            for adapters in changes:
+                got.append(adapters)
+                if "10.72.0.1" in ips_of(adapters, "w1"):
+                    done.set()
+            done.set()
+
+        t = threading.Thread(target=run, daemon=True)
+        t.start()
+        wlab.ip("addr", "add", "10.72.0.1/24", "dev", "w1")
+        assert done.wait(DEADLINE), "not told in time"
+        assert "10.72.0.1" in ips_of(got[-1], "w1")
+        with wlab.entered():
+            assert described(got[-1]) == described(ifaddr.get_adapters())
+        changes.close()
+        t.join(DEADLINE)
+        assert not t.is_alive(), "close() did not end the iteration"
+
+
+def test_watch_async(wlab):
+    async def main():
+        with ours.watch_adapters() as changes:
+            wlab.ip("addr", "add", "10.73.0.1/24", "dev", "w1")
+            deadline = time.monotonic() + DEADLINE
+            while True:
+                left = deadline - time.monotonic()
+                assert left > 0, "not told in time"
+                adapters = await asyncio.wait_for(changes.__anext__(), left)
+                if "10.73.0.1" in ips_of(adapters, "w1"):
+                    break
+            assert described(adapters) == described(ifaddr.get_adapters())
+            loop = asyncio.get_running_loop()
+            loop.call_soon(changes.close)
+            assert [a async for a in changes] == []
+
+    with wlab.entered():
+        asyncio.run(main())
+
+
+@pytest.mark.parametrize(
+    "bad, exc", [(-1, ValueError), (float("nan"), ValueError), ("1", TypeError), (True, TypeError)]
+)
+def test_watch_bad_timeouts(wlab, bad, exc):
+    with wlab.entered(), ours.watch_adapters() as changes:
+        with pytest.raises(exc, match="timeout"):
+            changes.poll(bad)
+
+
+def test_each_call_sees_the_changes_before_it(wlab):
+    """get_adapters() keeps live tables between calls: a change made before a
+    call is in its answer, as in ifaddr's."""
+    with wlab.entered():
+        assert described(ours.get_adapters()) == described(ifaddr.get_adapters())
+        for n in range(1, 6):
+            wlab.ip("addr", "add", f"10.74.0.{n}/24", "dev", "w1")
+            mine = ours.get_adapters()
+            assert f"10.74.0.{n}" in ips_of(mine, "w1")
+            assert described(mine) == described(ifaddr.get_adapters())
+        wlab.ip("link", "set", "w1", "name", "w7")
+        assert described(ours.get_adapters(True)) == described(ifaddr.get_adapters(True))
+        assert ips_of(ours.get_adapters(), "w7") and not ips_of(ours.get_adapters(), "w1")
+    # in another namespace: that namespace's adapters
+    assert not ips_of(ours.get_adapters(), "w7")

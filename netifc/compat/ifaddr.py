@@ -38,6 +38,8 @@ Linux only, as ``netifc.Watcher``; ``get_adapters()`` answers wherever
 from __future__ import annotations
 
 import ipaddress
+import os
+import threading
 import time
 from typing import Dict, Iterator, List, Optional, Tuple, Union
 
@@ -117,23 +119,26 @@ def _link_local(text: str) -> bool:
     )
 
 
-def _present(snap: netifc.Snapshot, include_unconfigured: bool) -> List[Adapter]:
+_Plan = List[Tuple[str, Optional[int], List[Tuple[Union[_IPv4Address, _IPv6Address], int]]]]
+"""What an answer says: (name, index, [(ip, network_prefix)]) per adapter."""
+
+
+def _plan(snap: netifc.Snapshot, include_unconfigured: bool) -> _Plan:
     """The adapters of one snapshot, as ifaddr makes them of getifaddrs()."""
     links: Dict[int, str] = {}
     indexes: Dict[str, int] = {}
     for iface in snap.interfaces:
         links[iface.index] = iface.name
         indexes[iface.name] = iface.index
-    adapters: Dict[str, Adapter] = {}
+    adapters: Dict[str, List[Tuple[Union[_IPv4Address, _IPv6Address], int]]] = {}
     if include_unconfigured:  # getifaddrs lists each link first, address or not
-        for index, link in links.items():
-            adapters[link] = Adapter(link, link, [], index)
+        for link in indexes:
+            adapters[link] = []
     for a in snap.addrs:
         index = a.index
-        found = a.label or links.get(index)  # (IPv4 only has a label)
-        if found is None:
+        name = a.label or links.get(index)  # (IPv4 only has a label)
+        if name is None:
             continue
-        name = found
         text = a.address
         ip: Union[_IPv4Address, _IPv6Address]
         if ":" in text:
@@ -142,12 +147,72 @@ def _present(snap: netifc.Snapshot, include_unconfigured: bool) -> List[Adapter]
             ip = (text, 0, index if _link_local(text) else 0)
         else:
             ip = text
-        adapter = adapters.get(name)
-        if adapter is None:
-            # ifaddr asks if_nametoindex(name), whose ioctl reads a name up to its colon
-            adapter = adapters[name] = Adapter(name, name, [], indexes.get(name.split(":", 1)[0]))
-        adapter.ips.append(IP(ip, a.prefixlen, name))
-    return list(adapters.values())
+        ips = adapters.get(name)
+        if ips is None:
+            ips = adapters[name] = []
+        ips.append((ip, a.prefixlen))
+    # ifaddr asks if_nametoindex(name), whose ioctl reads a name up to its colon
+    return [(name, indexes.get(name.split(":", 1)[0]), ips) for name, ips in adapters.items()]
+
+
+def _build(plan: _Plan) -> List[Adapter]:
+    """New Adapter and IP objects for each call, as ifaddr makes them."""
+    return [
+        Adapter(name, name, [IP(ip, prefix, name) for ip, prefix in ips], index)
+        for name, index, ips in plan
+    ]
+
+
+class _Cache:
+    """The live tables of the network namespace get_adapters() was last
+    called in, and the plans of the last snapshot read there: an answer is
+    made anew only when the kernel has told of a change since."""
+
+    __slots__ = ("lock", "where", "live", "seen", "fresh", "plans")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.where: Optional[Tuple[int, int]] = None
+        self.live: Optional[netifc.Live] = None
+        self.seen: Optional[netifc.Snapshot] = None
+        self.fresh: Optional[netifc.Snapshot] = None
+        self.plans: Dict[bool, _Plan] = {}
+
+    def plan(self, include: bool) -> _Plan:
+        try:
+            st = os.stat("/proc/thread-self/ns/net")
+        except OSError:  # no procfs: no namespace to tell, no cache
+            return _plan(netifc.snapshot(), include)
+        where = (st.st_dev, st.st_ino)
+        with self.lock:
+            if self.where != where or self.live is None or self.live.closed:
+                self.forget()
+                try:
+                    self.live = netifc.live()
+                except NotImplementedError:  # no netlink (the getifaddrs backend too)
+                    return _plan(netifc.snapshot(), include)
+                self.where = where
+            seen = self.live.snapshot()  # first applies what the kernel told
+            if seen is not self.seen:
+                # A fresh dump, in the kernel's order (the live tables keep
+                # theirs as they were told)
+                self.seen, self.plans = seen, {}
+                self.fresh = netifc.snapshot()
+            plan = self.plans.get(include)
+            if plan is None:
+                assert self.fresh is not None
+                plan = self.plans[include] = _plan(self.fresh, include)
+            return plan
+
+    def forget(self) -> None:
+        """Close the live tables (holding the namespace they read)."""
+        if self.live is not None:
+            self.live.close()
+        self.where = self.live = self.seen = self.fresh = None
+        self.plans = {}
+
+
+_CACHE = _Cache()
 
 
 def get_adapters(include_unconfigured: bool = False) -> List[Adapter]:
@@ -157,19 +222,10 @@ def get_adapters(include_unconfigured: bool = False) -> List[Adapter]:
     include_unconfigured: also the links without an address.
     Raises OSError when the kernel or the OS fails.
     """
-    return _present(netifc.snapshot(), bool(include_unconfigured))
+    return _build(_CACHE.plan(bool(include_unconfigured)))
 
 
 # ---- being told of changes -------------------------------------------------------------
-
-_Key = Tuple[Tuple[str, Optional[int], Tuple[Tuple[object, int], ...]], ...]
-
-
-def _key(adapters: List[Adapter]) -> _Key:
-    """What ifaddr's answer says, as a value that compares equal when it says the same."""
-    return tuple(
-        (a.name, a.index, tuple((ip.ip, ip.network_prefix) for ip in a.ips)) for a in adapters
-    )
 
 
 class AdapterChanges(Closing):
@@ -197,24 +253,23 @@ class AdapterChanges(Closing):
         self._ns = netns
         self._watcher = netifc.Watcher(netns)
         try:
-            self.adapters: List[Adapter] = self._read()
+            self._last = self._read()
         except BaseException:
             self._watcher.close()
             raise
-        self._last = _key(self.adapters)
+        self.adapters: List[Adapter] = _build(self._last)
 
-    def _read(self) -> List[Adapter]:
+    def _read(self) -> _Plan:
         snap = netifc.snapshot() if self._ns is None else self._ns.snapshot()
-        return _present(snap, self._include)
+        return _plan(snap, self._include)
 
     def _changed(self) -> Optional[List[Adapter]]:
         """The adapters now, when they differ from the last told (then the last)."""
-        now = self._read()
-        key = _key(now)
-        if key == self._last:
+        plan = self._read()
+        if plan == self._last:
             return None
-        self._last, self.adapters = key, now
-        return now
+        self._last, self.adapters = plan, _build(plan)
+        return self.adapters
 
     @property
     def closed(self) -> bool:
