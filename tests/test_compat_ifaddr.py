@@ -14,10 +14,14 @@ address helpers with ifaddr and with the drop-in in its place.
 """
 
 import asyncio
+import doctest
+import json
 import os
+import pathlib
 import sys
 import threading
 import time
+import warnings
 
 import pytest
 
@@ -413,3 +417,159 @@ def test_each_call_sees_the_changes_before_it(wlab):
         assert ips_of(ours.get_adapters(), "w7") and not ips_of(ours.get_adapters(), "w1")
     # in another namespace: that namespace's adapters
     assert not ips_of(ours.get_adapters(), "w7")
+
+
+# ---- the default adapter recipe (docs/migrating/ifaddr.rst) ---------------------------------
+
+PAGE = pathlib.Path(__file__).resolve().parent.parent / "docs" / "migrating" / "ifaddr.rst"
+
+
+def recipe():
+    """default_adapter() as the page defines it, run here with the drop-in as ifaddr."""
+    test = doctest.DocTestParser().get_doctest(PAGE.read_text(), {}, PAGE.name, str(PAGE), 0)
+    (source,) = [e.source for e in test.examples if e.source.startswith("def default_adapter")]
+    scope = {"netifc": netifc, "ifaddr": ours}
+    exec(source, scope)
+    return scope["default_adapter"]
+
+
+@pytest.fixture
+def rlab():
+    require_namespaces()
+    ns = Netns("ifaddr-route")
+    try:
+        ns.sysctl("net.ipv6.conf.all.accept_dad", 0)
+        ns.sysctl("net.ipv6.conf.default.accept_dad", 0)
+        ns.batch(
+            [
+                "link add r0 type veth peer name r1",
+                "link add s0 type veth peer name s1",
+                "addr add 10.80.0.5/24 dev r0",
+                "addr add 10.80.0.7/24 dev r0 label r0:h",
+                "addr add 2001:db8:80::5/64 dev r0",
+                "addr add 10.81.0.5/24 dev s0",
+                "link set r0 up",
+                "link set r1 up",
+                "link set s0 up",
+                "link set s1 up",
+            ]
+        )
+        yield ns
+    finally:
+        ns.delete()
+
+
+def holder(ns, target):
+    """ip's preferred source for target, and the name of ifaddr's adapter holding it."""
+    (route,) = ns.ipj("route", "get", target)
+    with ns.entered():
+        names = [
+            a.name
+            for a in ifaddr.get_adapters()
+            for ip in a.ips
+            if (ip.ip if ip.is_IPv4 else ip.ip[0]) == route["prefsrc"]
+        ]
+    return route["prefsrc"], names[0]
+
+
+def test_the_default_adapter_recipe(rlab):
+    default_adapter = recipe()
+    with rlab.entered():
+        assert default_adapter() is None  # no default route yet: ENETUNREACH
+        assert default_adapter("2001:4860:4860::8888") is None
+    rlab.ip("route", "add", "default", "via", "10.80.0.1", "dev", "r0", "metric", "100")
+    rlab.ip("-6", "route", "add", "default", "via", "2001:db8:80::1", "dev", "r0")
+    assert holder(rlab, "8.8.8.8") == ("10.80.0.5", "r0")
+    with rlab.entered():
+        assert default_adapter().name == "r0"
+        assert default_adapter("2001:4860:4860::8888").name == "r0"
+    # the route's own source, under a label: the label's adapter, as ifaddr lists it
+    rlab.ip(
+        "route",
+        "replace",
+        "default",
+        "via",
+        "10.80.0.1",
+        "dev",
+        "r0",
+        "metric",
+        "100",
+        "src",
+        "10.80.0.7",
+    )
+    assert holder(rlab, "8.8.8.8") == ("10.80.0.7", "r0:h")
+    with rlab.entered():
+        assert default_adapter().name == "r0:h"
+    # a lower metric on another link wins, as the kernel chooses
+    rlab.ip("route", "add", "default", "via", "10.81.0.1", "dev", "s0", "metric", "10")
+    assert holder(rlab, "8.8.8.8") == ("10.81.0.5", "s0")
+    with rlab.entered():
+        assert default_adapter().name == "s0"
+
+
+# ---- python-zeroconf's helpers ----------------------------------------------------------
+
+if ON_CI_LINUX:
+    import zeroconf._utils.net as zc_net  # the test extra installs it on every CPython
+else:
+    zc_net = pytest.importorskip(
+        "zeroconf._utils.net", reason="python-zeroconf is not installed (pip install zeroconf)"
+    )
+
+
+def zeroconf_answers(net):
+    """What python-zeroconf's address helpers answer (their sets sorted)."""
+    import zeroconf
+
+    adapters = net.ifaddr.get_adapters()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        v4, v6 = net.get_all_addresses(), net.get_all_addresses_v6()
+    wanted = [a.index for a in adapters if a.index and any(ip.is_IPv6 for ip in a.ips)]
+    wanted += [ip.ip[0] for a in adapters for ip in a.ips if ip.is_IPv6 and a.index][:20]
+    every = net.normalize_interface_choice(zeroconf.InterfaceChoice.All, zeroconf.IPVersion.All)
+    return {
+        "ipv4": sorted(net.get_all_addresses_ipv4(adapters)),
+        "ipv6": sorted(net.get_all_addresses_ipv6(adapters)),
+        "all_v4": sorted(v4),
+        "all_v6": sorted(v6),
+        "choice_all": sorted(every, key=repr),
+        "indexes": net.ip6_addresses_to_indexes(wanted),
+    }
+
+
+def test_zeroconf_helpers_agree(iflab, monkeypatch):
+    with iflab.entered():
+        theirs = zeroconf_answers(zc_net)
+        monkeypatch.setattr(zc_net, "ifaddr", ours)
+        mine = zeroconf_answers(zc_net)
+    assert mine == theirs
+    assert "10.41.0.1" in theirs["ipv4"] and len(theirs["indexes"]) > 20
+    assert any(scope for (_, _, scope), _ in theirs["ipv6"])  # link-locals, with their scope
+
+
+ZEROCONF_CODE = """
+import json, sys, warnings
+if sys.argv[1] == "drop-in":
+    import netifc.compat.ifaddr
+    sys.modules["ifaddr"] = netifc.compat.ifaddr
+import zeroconf._utils.net as net
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    print(json.dumps([net.ifaddr.__name__, sorted(net.get_all_addresses()),
+                      sorted(net.get_all_addresses_v6())]))
+"""
+
+
+def test_zeroconf_with_the_drop_in_in_sys_modules(iflab):
+    """The page's way: the drop-in under ifaddr's name before zeroconf is imported."""
+    out = {}
+    for how in ("ifaddr", "drop-in"):
+        r = iflab.run(
+            [sys.executable, "-c", ZEROCONF_CODE, how], capture_output=True, text=True, cwd="/"
+        )
+        assert r.returncode == 0, r.stderr[-2000:]
+        out[how] = json.loads(r.stdout)
+    assert out["ifaddr"][0] == "ifaddr" and out["drop-in"][0] == "netifc.compat.ifaddr"
+    assert out["ifaddr"][1:] == out["drop-in"][1:]
+    assert "10.42.0.1" in out["ifaddr"][1]
