@@ -78,7 +78,8 @@ def test_distribution_declares_mit_and_ships_the_license(tmp_path):
 
 def test_version_is_the_changelogs_newest(tmp_path):
     """netifc --version, the installed distribution and __version__ say the
-    version of the changelog's first entry, which is dated."""
+    version of the changelog's first dated entry, which is its first, or
+    the one after a first "X (unreleased)" of a later version."""
     md = installed_metadata(tmp_path)
     r = subprocess.run(
         [sys.executable, "-m", "netifc", "--version"], capture_output=True, text=True, cwd="/"
@@ -88,9 +89,17 @@ def test_version_is_the_changelogs_newest(tmp_path):
     changelog = ROOT / "CHANGELOG.rst"
     if not changelog.exists():
         pytest.skip("CHANGELOG.rst is not beside the tests")
-    heads = re.findall(r"^(\S+) \((\d{4}-\d{2}-\d{2})\)\n-+$", changelog.read_text(), re.M)
-    first = changelog.read_text().split("\n-", 1)[0].splitlines()[-1]
-    assert heads and first == f"{heads[0][0]} ({heads[0][1]})", first
+    text = changelog.read_text()
+    heads = re.findall(r"^(\S+) \((\d{4}-\d{2}-\d{2})\)\n-+$", text, re.M)
+    titles = re.findall(r"^(\S.*)\n-{3,}$", text, re.M)  # every version's heading, in order
+    assert heads and titles, "no dated entry"
+    first = titles[0]
+    if first.endswith(" (unreleased)"):
+        coming = re.fullmatch(r"(\d+)\.(\d+)\.(\d+) \(unreleased\)", first)
+        assert coming, first
+        assert [int(n) for n in coming.groups()] > [int(n) for n in md["version"].split(".")]
+        first = titles[1]
+    assert first == f"{heads[0][0]} ({heads[0][1]})", first
     assert heads[0][0] == md["version"]
 
 

@@ -25,7 +25,13 @@ UnicodeDecodeError.
 Each answer is a presentation of one ``netifc.snapshot()`` (one link dump
 and one address dump), where ifaddr makes a ctypes structure of every
 ``getifaddrs()`` entry, an ``ipaddress`` object of every address and
-netmask, and one ``if_nametoindex()`` call per adapter.
+netmask, and one ``if_nametoindex()`` call per adapter.  The snapshot is
+kept between calls, with a ``netifc.live()`` table of the network namespace
+of the last call: the kernel is read again only when that table has been
+told of a change since (a change made before a call is in its answer, as
+the live table's reads have it); otherwise a call costs the objects of its
+answer.  The table holds its namespace while it is kept; a call from
+another namespace closes it and opens that one's.
 
 ``watch_adapters()`` is what ifaddr lacks and its users poll for: the
 adapters again each time they change, from the kernel's notifications (a
@@ -44,9 +50,6 @@ import time
 from typing import Dict, Iterator, List, Optional, Tuple, Union
 
 import netifc
-from netifc.closing import Closing
-from netifc.namespace import Namespace
-from netifc.watch import _seconds
 
 __all__ = ["IP", "Adapter", "AdapterChanges", "get_adapters", "watch_adapters"]
 
@@ -215,6 +218,16 @@ class _Cache:
 _CACHE = _Cache()
 
 
+def _forked() -> None:
+    """In a forked child: a lock that another thread of the parent may have held
+    (the live table reads its namespace again there by itself)."""
+    _CACHE.lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked)
+
+
 def get_adapters(include_unconfigured: bool = False) -> List[Adapter]:
     """The adapters of this thread's network namespace, with their addresses,
     as ifaddr 0.2 gives them on Linux (see the module's documentation).
@@ -228,7 +241,22 @@ def get_adapters(include_unconfigured: bool = False) -> List[Adapter]:
 # ---- being told of changes -------------------------------------------------------------
 
 
-class AdapterChanges(Closing):
+def _seconds(timeout: Optional[float]) -> Optional[float]:
+    """poll()'s timeout as seconds, None for no end; the Watcher's checks."""
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+        raise TypeError(f"poll: timeout must be a number or None, not {type(timeout).__name__}")
+    if timeout != timeout or timeout < 0:
+        raise ValueError(f"poll: timeout must be 0 or more seconds, or None, not {timeout!r}")
+    try:
+        seconds = float(timeout)
+    except OverflowError:  # an int past float's range: longer than any wait
+        return None
+    return None if seconds == float("inf") else seconds
+
+
+class AdapterChanges:
     """The adapters, told again each time they change: ``get_adapters()``'s
     answer, taken afresh when the kernel tells of a change of links,
     addresses or groups (a ``netifc.Watcher``'s events), handed on only when
@@ -248,7 +276,7 @@ class AdapterChanges(Closing):
     and ends the iteration. A context manager, whose exit calls close().
     """
 
-    def __init__(self, include_unconfigured: bool = False, netns: Optional[Namespace] = None):
+    def __init__(self, include_unconfigured: bool = False, netns: Optional[netifc.NetNS] = None):
         self._include = bool(include_unconfigured)
         self._ns = netns
         self._watcher = netifc.Watcher(netns)
@@ -274,6 +302,12 @@ class AdapterChanges(Closing):
     @property
     def closed(self) -> bool:
         return self._watcher.closed
+
+    def __enter__(self) -> AdapterChanges:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def fileno(self) -> int:
         """The Watcher's socket: readable when the kernel told of a change."""
@@ -334,7 +368,7 @@ class AdapterChanges(Closing):
 
 
 def watch_adapters(
-    include_unconfigured: bool = False, netns: Optional[Namespace] = None
+    include_unconfigured: bool = False, netns: Optional[netifc.NetNS] = None
 ) -> AdapterChanges:
     """The adapters of this thread's network namespace (or of ``netns``, a
     ``netifc.NetNS``), told again each time they change: see AdapterChanges.
