@@ -13,9 +13,11 @@ Each ``IP`` is ifaddr's: an IPv4 address as a ``str``, an IPv6 address as
 link-local address (fe80::/10) and 0 for the others, the prefix length,
 the adapter's name as ``nice_name``; the address of this end of a
 point-to-point link; tentative, deprecated and DAD-failed addresses too, as
-the kernel lists them all.  ``Adapter.index`` is the link's index; a label's is that of the
-link named by its part before the colon, as ifaddr's ``if_nametoindex()``
-finds it (the kernel reads a name up to its colon), None when there is none.  ``repr()`` and equality are ifaddr's (equal only to itself).
+the kernel lists them all.  ``Adapter.index`` is the link's index; a
+label's is that of the link its part before the colon names, as ifaddr's
+``if_nametoindex()`` finds it (the kernel reads a name up to its colon),
+None when no link has that name.  ``repr()`` and equality are ifaddr's
+(each object equal only to itself).
 
 What differs: ``get_adapters()`` returns a ``list`` (ifaddr: a dict's values
 view; both iterate alike, a list also indexes), and a name that is not valid
@@ -37,8 +39,9 @@ another namespace closes it and opens that one's.
 adapters again each time they change, from the kernel's notifications (a
 ``netifc.Watcher``): by iteration, ``async for`` or ``poll(timeout)``.
 
-Linux only, as ``netifc.Watcher``; ``get_adapters()`` answers wherever
-``netifc.snapshot()`` does (the labels are rtnetlink's).
+``watch_adapters()`` is Linux's, as ``netifc.Watcher``; ``get_adapters()``
+answers wherever ``netifc.snapshot()`` does, in ifaddr's order with
+rtnetlink (netifc's getifaddrs backend lists the addresses link by link).
 """
 
 from __future__ import annotations
