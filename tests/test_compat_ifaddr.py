@@ -573,3 +573,39 @@ def test_zeroconf_with_the_drop_in_in_sys_modules(iflab):
     assert out["ifaddr"][0] == "ifaddr" and out["drop-in"][0] == "netifc.compat.ifaddr"
     assert out["ifaddr"][1:] == out["drop-in"][1:]
     assert "10.42.0.1" in out["ifaddr"][1]
+
+
+def test_threads_in_two_namespaces():
+    """Threads in two namespaces calling at once: each answer is its own
+    namespace's (the kept live table is that of the caller's namespace)."""
+    require_namespaces()
+    labs = [Netns("ifaddr-t0"), Netns("ifaddr-t1")]
+    try:
+        for n, ns in enumerate(labs):
+            ns.batch(
+                [f"link add t{n} type veth peer name p{n}", f"addr add 10.90.{n}.1/24 dev t{n}"]
+            )
+        failures = []
+
+        def run(n):
+            try:
+                with labs[n].entered():
+                    theirs = described(ifaddr.get_adapters())
+                    for _ in range(100):
+                        mine = described(ours.get_adapters())
+                        if mine != theirs:
+                            failures.append((n, mine, theirs))
+                            return
+            except BaseException as e:  # handed to the test
+                failures.append((n, repr(e)))
+
+        threads = [threading.Thread(target=run, args=(n % 2,)) for n in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert not any(t.is_alive() for t in threads)
+        assert failures == []
+    finally:
+        for ns in labs:
+            ns.delete()
