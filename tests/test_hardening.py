@@ -276,7 +276,7 @@ def netifaces_calls(lo):
     itself with a name no link has and with bad arguments."""
     from netifc.compat import netifaces as compat
 
-    masks = (compat._NETMASK[socket.AF_INET], compat._NETMASK[socket.AF_INET6])
+    masks = (compat._MASKS4, compat._MASKS6)
     c = _netifc._netifaces_ifaddresses
     return [
         ("netifaces ifaddresses", lambda: compat.ifaddresses(lo.name), None),
@@ -708,7 +708,7 @@ def test_any_str_name_netifaces(backend, name):
     host's links may change meanwhile)."""
     from netifc.compat import netifaces as compat
 
-    masks = (compat._NETMASK[socket.AF_INET], compat._NETMASK[socket.AF_INET6])
+    masks = (compat._MASKS4, compat._MASKS6)
 
     def both():
         try:

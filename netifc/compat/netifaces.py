@@ -16,8 +16,10 @@ addresses have neither).
 Each answer is a presentation of netifc's records (``Addr.label`` says under
 which name an IPv4 address is listed): ``ifaddresses(name)`` asks the kernel
 for that one link and its addresses, where netifaces reads every interface
-and address of the system (getifaddrs) on each call; a label that is no
-link's name costs one address dump; ``interfaces()`` is a link dump and
+and address of the system (getifaddrs) on each call (on the netlink backend
+both in one request loop, the dicts made in C from the core's records by
+the rules this module states: ``_link_c``); a label that is no link's name
+costs one address dump; ``interfaces()`` is a link dump and
 an address dump; ``gateways()`` is one route dump.  Names that are not
 valid UTF-8 come back surrogate-escaped, as netifc gives them, where
 netifaces crashes.
@@ -132,12 +134,8 @@ def _netmask6(prefixlen: int) -> str:
     return ":".join(groups) + ("::" if n < 16 else "") + f"/{prefixlen}"
 
 
-_AF_INET = int(socket.AF_INET)
-_AF_INET6 = int(socket.AF_INET6)
-_NETMASK = {
-    _AF_INET: tuple(_netmask4(p) for p in range(33)),
-    _AF_INET6: tuple(_netmask6(p) for p in range(129)),
-}
+_MASKS4 = tuple(_netmask4(p) for p in range(33))
+_MASKS6 = tuple(_netmask6(p) for p in range(129))
 
 
 # ---- one link's entries --------------------------------------------------------------
@@ -179,7 +177,7 @@ def _entries(
     kernel sent no label is under its link's name.  IPv6: the zone of a
     link-local address or peer.  (The label, then the address text, tell
     the family: they cost less to ask than ``Addr.family``.)"""
-    masks4, masks6 = _NETMASK[_AF_INET], _NETMASK[_AF_INET6]
+    masks4, masks6 = _MASKS4, _MASKS6
     v4: List[Dict[str, str]] = []
     v6: List[Dict[str, str]] = []
     for a in addrs:
@@ -303,7 +301,7 @@ def _link_c(ifname: str) -> Dict[int, List[Dict[str, str]]] | None:
     dicts by the rules of _key, _link_entry and _entries, with no Addr made
     (the tests hold both to netifaces)."""
     try:
-        return _netifc._netifaces_ifaddresses(ifname, _NETMASK[_AF_INET], _NETMASK[_AF_INET6])
+        return _netifc._netifaces_ifaddresses(ifname, _MASKS4, _MASKS6)
     except netifc.NoSuchInterface:  # gone while it was asked about
         raise ValueError("You must specify a valid interface name.") from None
 
