@@ -18,7 +18,7 @@ WINDOWS = sys.platform == "win32"
 # where its platform is; python/'s Linux-only types are named here.
 LAYERS = ["core", "python"] + (["windows"] if WINDOWS else ["posix"] + (["netlink", "procfs", "live"] if LINUX else []))
 BINDING_LINUX_ONLY = {"live.c", "live_apply.c", "live_table.c", "live_events.c", "live_lock.c",
-                      "routes.c", "netns.c"}
+                      "routes.c", "netns.c", "compat.c"}
 # netifc._floor (the benchmark's kernel floor): floor/ and the core files it is built with.
 FLOOR_CORE = ["netlink/io.c", "netlink/parse.c", "netlink/route_parse.c", "netlink/stats_parse.c",
               "core/addr.c", "core/vec.c"]

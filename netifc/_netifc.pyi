@@ -303,6 +303,12 @@ def _register_routes(
     /,
 ) -> None: ...
 
+# Linux only: netifc.compat.netifaces.ifaddresses(name) of a link, asked of
+# rtnetlink (one request loop); None when no link has the name.
+def _netifaces_ifaddresses(
+    name: str, masks4: tuple[str, ...], masks6: tuple[str, ...], /
+) -> dict[int, list[dict[str, str]]] | None: ...
+
 # Linux only: another network namespace (netifc.NetNS): its descriptor and socket.
 @final
 class _NetNS:

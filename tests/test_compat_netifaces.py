@@ -101,6 +101,26 @@ def test_ifaddresses_equal_netifaces(nflab):
             assert list(ours.ifaddresses(name)) == list(netifaces.ifaddresses(name)), name
 
 
+def test_both_paths_equal_netifaces(nflab):
+    """A link's answer comes from C on the netlink backend (_link_c: the
+    core's records made into dicts) and from the Python rules elsewhere
+    (_link: of Addr objects): each equals netifaces', families in order; a
+    label is no link's name to either (None: ifaddresses asks for labels)."""
+    with nflab.entered():
+        names = netifaces.interfaces()
+        theirs = {n: netifaces.ifaddresses(n) for n in names}
+        got = {path.__name__: {n: path(n) for n in names} for path in (ours._link_c, ours._link)}
+    links = {i["ifname"] for i in nflab.ipj("link", "show")}
+    assert links <= set(names)
+    for path, answers in got.items():
+        for name in names:
+            if name not in links:
+                assert answers[name] is None, (path, name)
+                continue
+            assert answers[name] == theirs[name], (path, name)
+            assert list(answers[name]) == list(theirs[name]), (path, name)
+
+
 def test_the_kinds_are_there(nflab):
     """The comparison above met every kind of entry it is meant to."""
     with nflab.entered():

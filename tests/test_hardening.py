@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 import netifc
 from conftest import require_namespaces
+from netifc import _netifc
 from nslab import REPORTS, Netns, in_new_thread, ip_links, own_netlink_ports
 
 pytestmark = pytest.mark.backends  # every test, on every backend (conftest.py)
@@ -265,6 +266,26 @@ def every_other_call(lo, lv):
         ("Watcher", watcher, None),
         ("Watcher dropped", watcher_dropped, None),
         ("Watcher closed", watcher_closed, ValueError),
+        *netifaces_calls(lo),
+    ]
+
+
+def netifaces_calls(lo):
+    """The netifaces drop-in's ifaddresses: a link's answer in C (netlink) or
+    Python (the other backends), a label's, and its refusals; the C call
+    itself with a name no link has and with bad arguments."""
+    from netifc.compat import netifaces as compat
+
+    masks = (compat._MASKS4, compat._MASKS6)
+    c = _netifc._netifaces_ifaddresses
+    return [
+        ("netifaces ifaddresses", lambda: compat.ifaddresses(lo.name), None),
+        ("netifaces ifaddresses C", lambda: c(lo.name, *masks), None),
+        ("netifaces no such name", lambda: compat.ifaddresses("nfc-none0"), ValueError),
+        ("netifaces no such label", lambda: compat.ifaddresses(lo.name + ":9"), ValueError),
+        ("netifaces C no such name", lambda: c("nfc-none0", *masks), None),
+        ("netifaces C bad masks", lambda: c(lo.name, masks[0], ()), ValueError),
+        ("netifaces C bad name", lambda: c(b"lo", *masks), TypeError),
     ]
 
 
@@ -668,6 +689,43 @@ def test_any_str_name(backend, name):
         return (found[0], name) if found else None
 
     lookup_agrees(netifc.interface_by_name, name, expected)
+
+
+@pytest.mark.backends("netlink", "netlink-nostrict")
+@relaxed
+@given(
+    st.one_of(
+        st.text(),
+        st.text(alphabet=st.characters(), min_size=1000, max_size=4096),
+        st.binary().map(lambda b: b.decode("utf-8", "surrogateescape")),
+        st.sampled_from(sorted(HOST_LINKS.values())),
+    )
+)
+def test_any_str_name_netifaces(backend, name):
+    """The netifaces drop-in's C answer for any name is its Python rules' on
+    the same backend's records (the netlink paths): None
+    where no link has the name. Read again once when they differ (the
+    host's links may change meanwhile)."""
+    from netifc.compat import netifaces as compat
+
+    masks = (compat._MASKS4, compat._MASKS6)
+
+    def both():
+        try:
+            mine = _netifc._netifaces_ifaddresses(name, *masks)
+        except netifc.NoSuchInterface:  # gone while it was asked about
+            mine = None
+        try:
+            rules = None if "\0" in name else compat._link(name)
+        except ValueError:  # gone between its two requests
+            rules = None
+        return mine, rules
+
+    mine, rules = both()
+    if mine != rules:
+        mine, rules = both()
+    assert mine == rules
+    assert mine is None or name in HOST_LINKS.values() or name in sysfs_links().values()
 
 
 @relaxed

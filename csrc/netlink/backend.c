@@ -3,7 +3,8 @@
  *
  * interfaces: one RTM_GETLINK dump.  By index or name: one RTM_GETLINK
  * request for that link.  One link's addresses: an RTM_GETADDR dump the
- * kernel filters (NETLINK_GET_STRICT_CHK + ifa_index).  All addresses: one
+ * kernel filters (NETLINK_GET_STRICT_CHK + ifa_index); a link by name and
+ * its addresses (the netifaces drop-in's question): both in one run.  All addresses: one
  * address dump, then the name of each link that has a zone to name
  * (SIOCGIFNAME on the same socket); a snapshot takes one link dump instead.
  * Groups: RTM_GETMULTICAST per family, or /proc/net/igmp{,6} where the
@@ -339,7 +340,7 @@ static int zones_by_name(struct nl_sock *s, struct netifc_call *call, struct net
 
 /* What one call asks for, and where it puts the answer. */
 struct job {
-	enum { JOB_LINKS, JOB_LINK, JOB_ADDRS, JOB_OTHER } what;
+	enum { JOB_LINKS, JOB_LINK, JOB_ADDRS, JOB_NAMED, JOB_OTHER } what;
 	enum netifc_kind kind;
 	int32_t index;
 	const char *name;
@@ -522,8 +523,7 @@ static int all_addrs(struct nl_sock *s, struct netifc_call *call, struct job *j)
  * caller knows it by (one SIOCGIFNAME on the same socket), else -ENODEV --
  * the answer was of another link, or of none.
  */
-static int still_named(struct nl_sock *s, struct netifc_call *call, int32_t index,
-		       const char *name)
+static int still_named(struct nl_sock *s, struct netifc_call *call, int32_t index, const char *name)
 {
 	char now[NETIFC_NAMESIZ];
 	int r = nl_name_of(s, call, index, now);
@@ -544,7 +544,7 @@ static int one_link_addrs(struct nl_sock *s, struct netifc_call *call, struct jo
 	}
 	r = j->hearing ? heard_dump(s, call, j, j->index)
 		       : dump_kind(s, call, j->kind, j->index, j->addrs, NULL);
-	if (r == 0 && j->name && (call->opts & NETIFC_SAME_LINK))
+	if (r == 0 && j->name && ((call->opts & NETIFC_SAME_LINK) || j->what == JOB_NAMED))
 		r = still_named(s, call, j->index, j->name);
 	for (i = 0; r == 0 && i < j->addrs->n; i++)
 		netifc_addr_finish(&j->addrs->v[i], name);
@@ -553,6 +553,8 @@ static int one_link_addrs(struct nl_sock *s, struct netifc_call *call, struct jo
 
 static int do_job(struct nl_sock *s, struct netifc_call *call, struct job *j)
 {
+	int r;
+
 	/* Every attempt starts from empty tables. */
 	if (j->links)
 		netifc_links_truncate(j->links, j->links_start);
@@ -566,6 +568,11 @@ static int do_job(struct nl_sock *s, struct netifc_call *call, struct job *j)
 		return get_link(s, call, j->index, j->name, j->links);
 	case JOB_OTHER:
 		return j->ask(s, call, j->ctx);
+	case JOB_NAMED: /* the link by name, then its addresses by its index */
+		if ((r = get_link(s, call, 0, j->name, j->links)) < 0)
+			return r;
+		j->index = j->links->v[j->links_start].index;
+		return one_link_addrs(s, call, j);
 	default:
 		return j->index ? one_link_addrs(s, call, j) : all_addrs(s, call, j);
 	}
@@ -593,7 +600,8 @@ static int run(struct netifc_call *call, struct job *j)
 			break;
 		}
 		r = do_job(s, call, j);
-		if (r == NL_ERR_INTR && j->what == JOB_ADDRS && !j->hearing) {
+		if (r == NL_ERR_INTR && (j->what == JOB_ADDRS || j->what == JOB_NAMED) &&
+		    !j->hearing) {
 			j->hearing = 1; /* asked again hearing what changes */
 			s->churn = NL_CHURN_DUMPS;
 		}
@@ -647,6 +655,14 @@ static int linux_addrs(struct netifc_call *call, enum netifc_kind kind, int32_t 
 
 	/* A vanished link has no addresses, unless the caller asked after it by name. */
 	return r == -ENODEV && index && !(call->opts & NETIFC_SAME_LINK) ? 0 : r;
+}
+
+int netifc_nl_link_addrs(struct netifc_call *call, const char *name, struct netifc_links *link,
+			 struct netifc_addrs *addrs)
+{
+	struct job j = { .what = JOB_NAMED, .name = name, .links = link, .addrs = addrs };
+
+	return run(call, &j);
 }
 
 int netifc_nl_run(struct netifc_call *call, nl_ask_fn ask, void *ctx)

@@ -14,6 +14,7 @@
 #include "python/record.h"
 #include "python/records.h"
 #ifdef __linux__
+#include "python/compat.h"
 #include "python/live.h"
 #include "python/netns.h"
 #include "python/routes.h"
@@ -264,6 +265,7 @@ static const struct part {
 	{&netifc_route_record, offsetof(modstate, Route), NULL, netifc_routes_functions},
 	{NULL, 0, netifc_netns_add, NULL},                     /* _NetNS */
 	{NULL, 0, netifc_live_add, NULL},                      /* _Tables */
+	{NULL, 0, netifc_compat_add, netifc_compat_functions},
 #endif
 };
 
@@ -306,15 +308,17 @@ static int module_exec(PyObject *m)
 
 /* Every object the state holds. */
 static const size_t held[] = {
-	offsetof(modstate, Interface),     offsetof(modstate, Addr),
-	offsetof(modstate, Tables),        offsetof(modstate, Counters),
-	offsetof(modstate, LinkSettings),  offsetof(modstate, Route),
-	offsetof(modstate, NextHop),       offsetof(modstate, RouteTypes),
-	offsetof(modstate, RouteFamilies), offsetof(modstate, NoSuchInterface),
-	offsetof(modstate, AddressFamily), offsetof(modstate, Flags),
-	offsetof(modstate, AddrFlags),     offsetof(modstate, Addr6Flags),
-	offsetof(modstate, LinkType),      offsetof(modstate, Scopes),
-	offsetof(modstate, Protocols),     offsetof(modstate, RouteFlags),
+	offsetof(modstate, Interface),        offsetof(modstate, Addr),
+	offsetof(modstate, Tables),           offsetof(modstate, Counters),
+	offsetof(modstate, LinkSettings),     offsetof(modstate, Route),
+	offsetof(modstate, NextHop),          offsetof(modstate, RouteTypes),
+	offsetof(modstate, RouteFamilies),    offsetof(modstate, NoSuchInterface),
+	offsetof(modstate, AddressFamily),    offsetof(modstate, Flags),
+	offsetof(modstate, AddrFlags),        offsetof(modstate, Addr6Flags),
+	offsetof(modstate, LinkType),         offsetof(modstate, Scopes),
+	offsetof(modstate, Protocols),        offsetof(modstate, RouteFlags),
+	offsetof(modstate, NetifacesKeys[0]), offsetof(modstate, NetifacesKeys[1]),
+	offsetof(modstate, NetifacesKeys[2]), offsetof(modstate, NetifacesKeys[3]),
 };
 
 static PyObject **held_at(PyObject *m, size_t i)

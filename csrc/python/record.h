@@ -45,6 +45,7 @@ typedef struct {
 	PyObject *Scopes;       /* Scope(i) for i in range(256): Addr's and Route's scope */
 	PyObject *Protocols;    /* RouteProtocol(i) for i in range(256) */
 	PyObject *RouteFlags;   /* netifc.RouteFlags: Route's and NextHop's flags */
+	PyObject *NetifacesKeys[4]; /* Linux: "addr", "netmask", "broadcast", "peer" (compat.c) */
 	struct netifc_path path;
 	PyThread_type_lock lock;
 } modstate;

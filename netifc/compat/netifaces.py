@@ -16,8 +16,10 @@ addresses have neither).
 Each answer is a presentation of netifc's records (``Addr.label`` says under
 which name an IPv4 address is listed): ``ifaddresses(name)`` asks the kernel
 for that one link and its addresses, where netifaces reads every interface
-and address of the system (getifaddrs) on each call; a label that is no
-link's name costs one address dump; ``interfaces()`` is a link dump and
+and address of the system (getifaddrs) on each call (on the netlink backend
+both in one request loop, the dicts made in C from the core's records by
+the rules this module states: ``_link_c``); a label that is no link's name
+costs one address dump; ``interfaces()`` is a link dump and
 an address dump; ``gateways()`` is one route dump.  Names that are not
 valid UTF-8 come back surrogate-escaped, as netifc gives them, where
 netifaces crashes.
@@ -33,6 +35,7 @@ import struct
 from typing import Dict, Iterable, List, Tuple, Union
 
 import netifc
+from netifc import _netifc
 
 __all__ = ["address_families", "gateways", "ifaddresses", "interfaces", "version"]
 
@@ -131,12 +134,8 @@ def _netmask6(prefixlen: int) -> str:
     return ":".join(groups) + ("::" if n < 16 else "") + f"/{prefixlen}"
 
 
-_AF_INET = int(socket.AF_INET)
-_AF_INET6 = int(socket.AF_INET6)
-_NETMASK = {
-    _AF_INET: tuple(_netmask4(p) for p in range(33)),
-    _AF_INET6: tuple(_netmask6(p) for p in range(129)),
-}
+_MASKS4 = tuple(_netmask4(p) for p in range(33))
+_MASKS6 = tuple(_netmask6(p) for p in range(129))
 
 
 # ---- one link's entries --------------------------------------------------------------
@@ -178,7 +177,7 @@ def _entries(
     kernel sent no label is under its link's name.  IPv6: the zone of a
     link-local address or peer.  (The label, then the address text, tell
     the family: they cost less to ask than ``Addr.family``.)"""
-    masks4, masks6 = _NETMASK[_AF_INET], _NETMASK[_AF_INET6]
+    masks4, masks6 = _MASKS4, _MASKS6
     v4: List[Dict[str, str]] = []
     v6: List[Dict[str, str]] = []
     for a in addrs:
@@ -267,9 +266,18 @@ def ifaddresses(ifname: str) -> Dict[int, List[Dict[str, str]]]:
         raise TypeError(f"argument 1 must be str, not {what}")
     if "\0" in ifname:
         raise ValueError("embedded null character")
-    iface = _lookup(ifname) if ifname else None
+    found = None
+    if ifname:
+        found = _link_c(ifname) if _netifc._backend() == "netlink" else _link(ifname)
+    return _labelled(ifname) if found is None else found
+
+
+def _link(ifname: str) -> Dict[int, List[Dict[str, str]]] | None:
+    """The answer for a link's name (None when no link has it): its AF_LINK
+    entry, its IPv4 addresses whose label is its name, its IPv6 addresses."""
+    iface = _lookup(ifname)
     if iface is None:
-        return _labelled(ifname)
+        return None
     try:
         addrs = iface.addrs()
     except netifc.NoSuchInterface:  # gone since it was looked up
@@ -285,6 +293,17 @@ def ifaddresses(ifname: str) -> Dict[int, List[Dict[str, str]]]:
     if v6:
         result[AF_INET6] = v6
     return result
+
+
+def _link_c(ifname: str) -> Dict[int, List[Dict[str, str]]] | None:
+    """_link's answer on the netlink backend, from the C binding: the link
+    and its addresses in one request loop, its records made into _link's
+    dicts by the rules of _key, _link_entry and _entries, with no Addr made
+    (the tests hold both to netifaces)."""
+    try:
+        return _netifc._netifaces_ifaddresses(ifname, _MASKS4, _MASKS6)
+    except netifc.NoSuchInterface:  # gone while it was asked about
+        raise ValueError("You must specify a valid interface name.") from None
 
 
 def _labelled(label: str) -> Dict[int, List[Dict[str, str]]]:
