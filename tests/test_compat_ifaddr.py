@@ -29,7 +29,7 @@ import netifc
 import netifc.compat.ifaddr as ours
 from conftest import require_namespaces
 from netifc import _netifc
-from nslab import BYTES_NAME, Netns, build_lab
+from nslab import BYTES_NAME, Netns, build_lab, wait_link_locals
 
 ON_CI_LINUX = bool(os.environ.get("CI")) and sys.platform == "linux"
 if ON_CI_LINUX:
@@ -124,6 +124,9 @@ def iflab():
                 "link set mv0 up",
             ]
         )
+        # The links just set up get their link-locals when their carrier
+        # comes: both libraries must read the same, settled state.
+        wait_link_locals(ns, ["vx0", "vx1", "vxl0", "mv0"])
         yield ns
     finally:
         ns.delete()
