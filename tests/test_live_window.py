@@ -29,12 +29,7 @@ IFF_UP, IFF_RUNNING, IFF_LOWER_UP = 0x1, 0x40, 0x10000
 NO_WATCH_MCAST = 16  # _set_backend's flag: the watch joins no group notifications
 
 
-@pytest.fixture(autouse=True)
-def netlink_backend():
-    """Live tables read with netlink whatever the default backend: each test runs once."""
-    netifc._netifc._set_backend("netlink", 0)
-    yield "netlink"
-    netifc._netifc._set_backend(os.environ.get("NETIFC_BACKEND", ""), 0)
+pytestmark = pytest.mark.usefixtures("netlink_backend")  # live tables are netlink's
 
 
 @pytest.fixture
