@@ -316,13 +316,13 @@ def until_kernel_done(ns, check, what, timeout):
 
 def told_until(fd, read, check, what, timeout=10):
     """Until check(new) returns something true, which it returns: check is
-    called with [] at once, then with read() each time descriptor fd is
-    readable (select(), blocking until then or the deadline: no sleep, no
-    poll on a clock) -- a netlink socket, where the kernel's notifications
-    are the sign. Fails at the deadline, saying what was missing: `what`,
-    or what(), when a callable, says it then."""
+    called with read() at once (what is there now), then again each time
+    descriptor fd is readable (select(), blocking until then or the
+    deadline: no sleep, no poll on a clock) -- a netlink socket, where the
+    kernel's notifications are the sign. Fails at the deadline, saying what
+    was missing: `what`, or what(), when a callable, says it then."""
     deadline = time.monotonic() + timeout
-    new = []
+    new = read()
     while True:
         got = check(new)
         if got:
@@ -334,8 +334,10 @@ def told_until(fd, read, check, what, timeout=10):
 
 
 def watch_until(w, check, what, timeout=10):
-    """told_until() on Watcher w: check(new) at once, then with each batch of
-    events w tells (w.poll(0) once its socket is readable)."""
+    """told_until() on Watcher w: check(new) with the events w has now, then
+    with each batch it tells (w.poll(0) once its socket is readable; a read
+    is also when a Watcher on a kernel that tells of no groups compares
+    them with a dump)."""
     return told_until(w.fileno(), lambda: w.poll(0), check, what, timeout)
 
 
