@@ -465,7 +465,7 @@ def scale_namespace(pairs: int) -> Iterator[str]:
             _batch(name, lines)
         _enter(name)
         try:
-            _settle()
+            _settle(2 * pairs)
             yield name
         finally:
             _setns(home_fd)
@@ -475,22 +475,27 @@ def scale_namespace(pairs: int) -> Iterator[str]:
         signal.signal(signal.SIGTERM, old_term)
 
 
-def _settle(seconds: float = 120) -> None:
-    """Wait (up to seconds) until the kernel's work on new links is done: no
-    address tentative (IPv6 duplicate address detection), and the address
-    count the same three times running, half a second apart."""
-    counts: List[int] = []
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and (len(counts) < 3 or len(set(counts[-3:])) > 1):
-        try:
-            addrs = netifc.interface_addrs()
-            tentative = any(
-                a.family == socket.AF_INET6 and a.flags & netifc.Addr6Flags.TENTATIVE for a in addrs
-            )
-            counts.append(-len(counts) if tentative else len(addrs))
-        except OSError:  # EBUSY: the dump was interrupted each time
-            counts.append(-len(counts))
-        time.sleep(0.5)
+def _settle(links: int, seconds: float = 120) -> None:
+    """Wait (up to seconds; TimeoutError after) until the kernel's work on new
+    links is done: `links` links besides lo, each with carrier and an IPv6
+    link-local address, and no address tentative (IPv6 duplicate address
+    detection) -- checked on each change the kernel tells
+    (netifc.wait_until), never on a clock."""
+
+    def done(tables: netifc.Live) -> bool:
+        snap = tables.snapshot()
+        others = [i for i in snap.interfaces if i.name != "lo"]
+        if len(others) != links or any(not i.raw_flags & _IFF_LOWER_UP for i in others):
+            return False
+        six = [a for a in snap.addrs if a.family == socket.AF_INET6]
+        local = {a.index for a in six if a.address.startswith("fe80:")}
+        tentative = any(a.flags & netifc.Addr6Flags.TENTATIVE for a in six)
+        return not tentative and all(i.index in local for i in others)
+
+    netifc.wait_until(done, what=f"{links} links with carrier, out of DAD", timeout=seconds)
+
+
+_IFF_LOWER_UP = 0x10000  # carrier, in the kernel's link flags (raw_flags)
 
 
 def _raise_exit(signum: int, frame: Optional[FrameType]) -> None:

@@ -14,13 +14,14 @@ made before any backend is asked, types, flags, packaging and docs stay
 unmarked, so they run once.
 """
 
+import contextlib
 import os
 import shutil
 
 import pytest
 
 from netifc import _netifc
-from nslab import REPORTS, Host, build_lab, why_no_namespaces
+from nslab import REPORTS, Host, Netns, build_lab, why_no_namespaces
 
 # What @pytest.mark.backends runs a test on: each backend and each Linux fallback path.
 BACKENDS = {
@@ -67,6 +68,37 @@ def require_namespaces():
     if os.environ.get("CI"):
         pytest.fail(f"CI must run the namespace tests: {reason}")
     pytest.skip(reason)
+
+
+@pytest.fixture
+def netlink_backend():
+    """The netlink backend for the test, whatever the default one (live
+    tables and Watchers are netlink's: each test runs once), put back after.
+    A module takes it for each of its tests with
+    ``pytestmark = pytest.mark.usefixtures("netlink_backend")``."""
+    _netifc._set_backend("netlink", 0)
+    yield "netlink"
+    _netifc._set_backend(os.environ.get("NETIFC_BACKEND", ""), 0)
+
+
+NO_DAD = {"net.ipv6.conf.all.accept_dad": 0, "net.ipv6.conf.default.accept_dad": 0}
+
+
+@contextlib.contextmanager
+def own_netns(tag, sysctls=None):
+    """A namespace of the test's own (nslab.Netns(tag)), the sysctls given
+    ({key: value}, e.g. NO_DAD) set in it, and the calling thread inside it
+    for the block; removed after, whatever happened. For a module's ``ns``
+    fixture: ``with own_netns("tag", NO_DAD) as n: yield n``."""
+    require_namespaces()
+    n = Netns(tag)
+    try:
+        for key, value in (sysctls or {}).items():
+            n.sysctl(key, value)
+        with n.entered():
+            yield n
+    finally:
+        n.delete()
 
 
 @pytest.fixture(scope="session")

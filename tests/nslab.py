@@ -314,6 +314,114 @@ def until_kernel_done(ns, check, what, timeout):
             raise AssertionError(f"{what} after {timeout} s: {left.get('now')}") from None
 
 
+def told_until(fd, read, check, what, timeout=10):
+    """Until check(new) returns something true, which it returns: check is
+    called with read() at once (what is there now), then again each time
+    descriptor fd is readable (select(), blocking until then or the
+    deadline: no sleep, no poll on a clock) -- a netlink socket, where the
+    kernel's notifications are the sign. Fails at the deadline, saying what
+    was missing: `what`, or what(), when a callable, says it then."""
+    deadline = time.monotonic() + timeout
+    new = read()
+    while True:
+        got = check(new)
+        if got:
+            return got
+        left = deadline - time.monotonic()
+        if left <= 0:
+            pytest.fail(f"{what() if callable(what) else what}: not within {timeout} s")
+        new = read() if select.select([fd], [], [], left)[0] else []
+
+
+def watch_until(w, check, what, timeout=10):
+    """told_until() on Watcher w: check(new) with the events w has now, then
+    with each batch it tells (w.poll(0) once its socket is readable; a read
+    is also when a Watcher on a kernel that tells of no groups compares
+    them with a dump)."""
+    return told_until(w.fileno(), lambda: w.poll(0), check, what, timeout)
+
+
+def recheck_until(check, what, timeout=10, every=0.01):
+    """Until check() returns something true, which it returns, read again
+    every `every` seconds; fails at the deadline, saying what was missing.
+
+    The one wait of the suite on a clock, for what nothing can be waited on,
+    as no one is told when it comes:
+
+    - a thread asleep in a system call (poll, select): the kernel tells no
+      one when a thread enters one; /proc/self/task/TID/syscall shows it to
+      whoever reads it then;
+    - a process's netlink socket subscribed to its groups (``ip monitor``,
+      ``netifc --watch`` before it prints anything): binding a socket and
+      joining groups is announced to no one; /proc/PID/net/netlink shows it
+      when read;
+    - an address's lifetimes counting down: the kernel works them out at
+      each dump from the time, and tells nothing as they fall (only when
+      one ends).
+
+    Everything else the suite waits for is told, and waited on where it is
+    told: the network's state on netifc's waits (until_kernel_done) or a
+    Watcher (watch_until), a thread's progress on an Event or a Condition,
+    a process on its output (printed_until) or its exit."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = check()
+        if got:
+            return got
+        left = deadline - time.monotonic()
+        if left <= 0:
+            pytest.fail(f"{what() if callable(what) else what}: not within {timeout} s")
+        time.sleep(min(every, left))
+
+
+RTMGRP_LINK, RTMGRP_IPV4_IFADDR = 0x1, 0x10
+
+
+def subscribed(pid, groups=RTMGRP_LINK, ns=None):
+    """True once process pid holds a netlink socket subscribed to one of
+    groups: its row in /proc/net/netlink shows the groups -- that of the
+    process's own network namespace, or of ns (a Netns) when given, for a
+    socket the process made there."""
+    inodes = set()
+    try:
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            with contextlib.suppress(OSError):
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+                if target.startswith("socket:["):
+                    inodes.add(int(target[8:-1]))
+        where = contextlib.nullcontext() if ns is None else ns.entered()
+        with (
+            where,
+            open("/proc/thread-self/net/netlink" if ns else f"/proc/{pid}/net/netlink") as f,
+        ):
+            head = f.readline().split()
+            at, inode = head.index("Groups"), head.index("Inode")
+            return any(
+                int(cols[inode]) in inodes and int(cols[at], 16) & groups
+                for cols in (line.split() for line in f)
+            )
+    except OSError:
+        return False
+
+
+def until_subscribed(p, groups=RTMGRP_LINK, timeout=10, ns=None):
+    """Until process p (a Popen) is subscribed to one of groups (in ns, when
+    given: see subscribed()), by recheck_until: no one is told. Fails, with
+    what it printed, if it ends first or at the deadline (p killed then)."""
+
+    def ready():
+        if p.poll() is not None:
+            out = p.communicate() if p.stdout or p.stderr else ()
+            pytest.fail(f"{p.args} ended (status {p.returncode}) before subscribing: {out}")
+        return subscribed(p.pid, groups, ns)
+
+    try:
+        recheck_until(ready, f"{p.args} subscribed to groups {groups:#x}", timeout)
+    except BaseException:
+        p.kill()
+        raise
+
+
 def wait_link_locals(ns, names, timeout=10):
     """Until each of the links `names` has its IPv6 link-local address and
     nothing of pending_work() is left on them, as ip -j shows it: the kernel

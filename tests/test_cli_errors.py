@@ -5,12 +5,11 @@ import errno
 import os
 import subprocess
 import sys
-import time
 
 import pytest
 
 from conftest import require_namespaces
-from nslab import Netns
+from nslab import RTMGRP_IPV4_IFADDR, Netns, until_subscribed
 
 FULL = "/dev/full"
 ENOSPC_LINE = f"netifc: writing the output: {os.strerror(errno.ENOSPC)}"
@@ -66,18 +65,14 @@ def test_full_disk_ends_a_watch(ns):
             cwd="/",
         )
     try:
-        deadline = time.monotonic() + 30
-        n = 0
-        # (until the watcher is listening, a change goes unheard: one more
-        # address each round, until the write of one of them fails)
-        while p.poll() is None:
-            assert time.monotonic() < deadline, "netifc -w went on writing to a full disk"
-            n += 1
-            ns.ip("addr", "add", f"10.77.0.{n}/32", "dev", "lo")
-            try:
-                p.wait(timeout=0.5)
-            except subprocess.TimeoutExpired:
-                pass
+        # once it listens (no one is told: nslab.until_subscribed), one change
+        # is heard, and the write of it fails
+        until_subscribed(p, RTMGRP_IPV4_IFADDR, 30, ns=ns)
+        ns.ip("addr", "add", "10.77.0.1/32", "dev", "lo")
+        try:
+            p.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            pytest.fail("netifc -w went on writing to a full disk")
         assert (p.returncode, p.stderr.read().splitlines()) == (1, [ENOSPC_LINE])
     finally:
         if p.poll() is None:

@@ -9,7 +9,6 @@ import socket
 import struct
 import subprocess
 import threading
-import time
 import tracemalloc
 
 import pytest
@@ -18,7 +17,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 import netifc
 from conftest import require_namespaces
 from netifc import _netifc
-from nslab import REPORTS, Netns, in_new_thread, ip_links, own_netlink_ports
+from nslab import REPORTS, Netns, in_new_thread, ip_links, own_netlink_ports, watch_until
 
 pytestmark = pytest.mark.backends  # every test, on every backend (conftest.py)
 
@@ -334,15 +333,13 @@ class AddrToggle:
 
 
 def heard(w, kind, address, seconds=10):
-    """Polls Watcher w until it tells `kind` of address; fails at the deadline."""
-    deadline = time.monotonic() + seconds
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            pytest.fail(f"no {kind.__name__} of {address} in {seconds} s")
-        for e in w.poll(left):
-            if isinstance(e, kind) and str(e.addr.address) == address:
-                return
+    """Until Watcher w tells `kind` of address (nslab.watch_until); fails at the deadline."""
+    watch_until(
+        w,
+        lambda new: any(isinstance(e, kind) and str(e.addr.address) == address for e in new),
+        f"no {kind.__name__} of {address}",
+        seconds,
+    )
 
 
 @pytest.mark.backends(
@@ -510,6 +507,7 @@ def test_churn(backend):
                         counts["calls"] += 1
                     except BaseException as e:  # any other exception is a failure
                         problems.append(repr(e))
+                        stop.set()
                         return
 
         threads = [threading.Thread(target=churn)] + [
@@ -517,7 +515,7 @@ def test_churn(backend):
         ]
         for t in threads:
             t.start()
-        time.sleep(seconds)
+        stop.wait(seconds)  # the churn's length; a failing caller ends it sooner
         stop.set()
         for t in threads:
             t.join()

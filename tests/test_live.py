@@ -18,8 +18,10 @@ import time
 import pytest
 
 import netifc
-from conftest import require_namespaces
+from conftest import NO_DAD, own_netns
 from nslab import (
+    RTMGRP_IPV4_IFADDR,
+    RTMGRP_LINK,
     Netns,
     in_forked_child,
     in_new_thread,
@@ -29,37 +31,24 @@ from nslab import (
     pending_work,
     printed_until,
     settle,
+    until_kernel_done,
+    until_subscribed,
+    watch_until,
 )
 
 TIMEOUT = 10  # seconds any one wait may take before the test fails
 
 
-@pytest.fixture(autouse=True)
-def netlink_backend():
-    """Live tables read with netlink whatever the default backend: each test runs once."""
-    netifc._netifc._set_backend("netlink", 0)
-    yield "netlink"
-    netifc._netifc._set_backend(os.environ.get("NETIFC_BACKEND", ""), 0)
+pytestmark = pytest.mark.usefixtures("netlink_backend")  # live tables are netlink's
 
 
 @pytest.fixture
 def ns():
     """A namespace of this test's own, without DAD, promoting IPv4 secondaries;
     the calling thread inside it for the test."""
-    require_namespaces()
-    n = Netns("live")
-    try:
-        for key in ("net.ipv6.conf.all.accept_dad", "net.ipv6.conf.default.accept_dad"):
-            n.sysctl(key, 0)
-        for key in (
-            "net.ipv4.conf.all.promote_secondaries",
-            "net.ipv4.conf.default.promote_secondaries",
-        ):
-            n.sysctl(key, 1)
-        with n.entered():
-            yield n
-    finally:
-        n.delete()
+    promote = {f"net.ipv4.conf.{c}.promote_secondaries": 1 for c in ("all", "default")}
+    with own_netns("live", {**NO_DAD, **promote}) as n:
+        yield n
 
 
 def run_with_timeout(fn, seconds=TIMEOUT, what="the call"):
@@ -189,37 +178,38 @@ def step(ns, lv, w, before, *commands, until=lambda state: True):
     fresh state)."""
     for c in commands:
         ns.ip(*c.split())
-    deadline = time.monotonic() + TIMEOUT
     events = []
     replayed = State(before.links.values(), before.addrs.values(), before.groups.values())
-    while True:
-        new = w.poll(0.05)
-        replayed.replay(new)
-        events += new
-        fresh = State.now()
+
+    def explained(new):
         # Reached, and no more to come: the kernel's delayed work (carrier,
         # DAD; a bridge's forwarding, which until() names) is done, and what
         # it changed was told before it showed (or is read here).
-        if (
+        replayed.replay(new)
+        events.extend(new)
+        fresh = State.now()
+        if not (
             replayed == fresh
             and fresh.view() == ip_view(ns)
-            and not new
             and until(fresh)
             and not pending_work(ns)
         ):
-            late = w.poll(0)
-            if not late:
-                break
-            replayed.replay(late)
-            events += late
-            continue
-        assert time.monotonic() < deadline, (
+            return None
+        late = w.poll(0)
+        return explained(late) if late else fresh
+
+    def unexplained():
+        fresh = State.now()
+        return (
             f"{commands}: events {events} do not explain the change: "
             + diff(replayed.view(), fresh.view(), ip_view(ns))
             + f"; records: {set(replayed.links.values()) ^ set(fresh.links.values())}"
             f" {set(replayed.addrs.values()) ^ set(fresh.addrs.values())}"
             f" {set(replayed.groups.values()) ^ set(fresh.groups.values())}"
+            f"; pending {pending_work(ns)}"
         )
+
+    fresh = watch_until(w, explained, unexplained, TIMEOUT)
     assert current(ns, lv, w) == fresh
     return events, fresh
 
@@ -480,25 +470,31 @@ def test_pending_changes_agree_with_dumps(ns):
                 seen = None
             assert seen == truth, (step_no, probe)
             if step_no % 80 == 79:  # the kernel's delayed work may still move them
-                deadline = time.monotonic() + TIMEOUT
-                while True:
+
+                def apart(step_no=step_no):  # checked again on each change the kernel tells
                     seen_state, fresh = State(lv.interfaces, lv.addrs, lv.groups), State.now()
                     if seen_state == fresh and fresh.view() == ip_view(ns):
-                        break
-                    assert time.monotonic() < deadline, (
-                        step_no,
-                        diff(seen_state.view(), fresh.view(), ip_view(ns)),
-                    )
-                    time.sleep(0.05)
+                        return []
+                    return [step_no, diff(seen_state.view(), fresh.view(), ip_view(ns))]
+
+                until_kernel_done(ns, apart, "live() as a dump and ip -j", TIMEOUT)
         # The links last brought up get carrier and link-locals by the
         # kernel's own work: done before the last comparisons.
         settle(ns, TIMEOUT)
-        deadline = time.monotonic() + TIMEOUT
-        while True:
-            replayed.replay(w.poll(0.05))
-            fresh = State.now()
-            if replayed == fresh or time.monotonic() > deadline:
-                break
+
+        def replayed_fresh(new):
+            replayed.replay(new)
+            return replayed == State.now()
+
+        watch_until(
+            w,
+            replayed_fresh,
+            lambda: (
+                "the events replayed: " + diff(replayed.view(), State.now().view(), ip_view(ns))
+            ),
+            TIMEOUT,
+        )
+        fresh = State.now()
         assert replayed == fresh, diff(replayed.view(), fresh.view(), ip_view(ns))
         assert State(w.interfaces, w.addrs, w.groups) == fresh
         assert State(lv.interfaces, lv.addrs, lv.groups) == fresh
@@ -525,16 +521,15 @@ def test_groups_told_before_their_link_are_kept(ns):
         finally:
             stop.set()
             reader.join()
-        deadline = time.monotonic() + TIMEOUT
-        while True:
-            w.poll(0.1)
+
+        def whole(_new):
             fresh = State.now()
-            if (
+            return (
                 State(lv.interfaces, lv.addrs, lv.groups) == fresh
                 and State(w.interfaces, w.addrs, w.groups) == fresh
-            ):
-                break
-            assert time.monotonic() < deadline, "groups left out"
+            )
+
+        watch_until(w, whole, "groups left out", TIMEOUT)
 
 
 def test_a_batch_not_applied_is_followed_by_a_resync(ns):
@@ -698,10 +693,7 @@ def test_forged_multicast_is_ignored(ns):
         # The forgeries are queued to every subscriber before send() returns:
         # the events up to a real change made after them are that change's.
         ns.ip("addr", "add", "192.0.2.67/32", "dev", "lo")
-        events, deadline = [], time.monotonic() + TIMEOUT
-        while not events:
-            events += w.poll(0.1)
-            assert time.monotonic() < deadline, "no event of the real change"
+        events = watch_until(w, lambda new: new, "no event of the real change", TIMEOUT)
         assert kinds(events) == ["AddrAdded"] and events[0].addr.address == "192.0.2.67"
         with pytest.raises(netifc.NoSuchInterface):
             lv.by_name("forged0")
@@ -734,9 +726,9 @@ def test_threads_read_consistent_tables_under_churn(ns):
     threads = [threading.Thread(target=reader, args=(k,), daemon=True) for k in range(8)]
     for t in threads:
         t.start()
-    deadline = time.monotonic() + 3
+    end = time.monotonic() + 3  # churn for 3 s (a stretch of work, not a wait)
     n = 0
-    while time.monotonic() < deadline and not errors:
+    while time.monotonic() < end and not errors:
         ns.batch(
             [
                 f"link add c{n} type veth peer name d{n}",
@@ -833,29 +825,6 @@ def test_no_netlink_names_the_platform(monkeypatch):
 
 # ---- netifc --watch -------------------------------------------------------------------
 
-RTMGRP_LINK, RTMGRP_IPV4_IFADDR = 0x1, 0x10
-
-
-def subscribed(pid, groups=RTMGRP_LINK):
-    """True once process pid holds a netlink socket subscribed to one of
-    groups (its row in /proc/PID/net/netlink shows the groups)."""
-    inodes = set()
-    try:
-        for fd in os.listdir(f"/proc/{pid}/fd"):
-            with contextlib.suppress(OSError):
-                target = os.readlink(f"/proc/{pid}/fd/{fd}")
-                if target.startswith("socket:["):
-                    inodes.add(int(target[8:-1]))
-        with open(f"/proc/{pid}/net/netlink") as f:
-            head = f.readline().split()
-            at, inode = head.index("Groups"), head.index("Inode")
-            return any(
-                int(cols[inode]) in inodes and int(cols[at], 16) & groups
-                for cols in (line.split() for line in f)
-            )
-    except OSError:
-        return False
-
 
 def watch_cli(ns, *args):
     """netifc --watch ARGS in the namespace, once subscribed."""
@@ -866,12 +835,7 @@ def watch_cli(ns, *args):
         text=True,
         env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)),
     )
-    deadline = time.monotonic() + TIMEOUT
-    while not subscribed(p.pid):
-        if time.monotonic() > deadline or p.poll() is not None:
-            p.kill()
-            pytest.fail(f"netifc --watch did not start: {p.communicate()}")
-        time.sleep(0.02)
+    until_subscribed(p, RTMGRP_LINK, TIMEOUT)
     return p
 
 
@@ -918,10 +882,7 @@ def test_watch_cli_text_as_ip_monitor(ns):
     mon = subprocess.Popen(
         ["ip", "-n", ns.name, "monitor", "address"], stdout=subprocess.PIPE, text=True
     )
-    deadline = time.monotonic() + TIMEOUT
-    while not subscribed(mon.pid, RTMGRP_IPV4_IFADDR):
-        assert time.monotonic() < deadline and mon.poll() is None, "ip monitor did not start"
-        time.sleep(0.02)
+    until_subscribed(mon, RTMGRP_IPV4_IFADDR, TIMEOUT)
     ns.ip("addr", "add", "192.0.2.8/24", "brd", "+", "dev", "t0")
     ns.ip("addr", "add", "198.51.100.1/24", "dev", "t1")  # another link: not shown
     ns.ip("addr", "del", "192.0.2.8/24", "dev", "t0")

@@ -6,13 +6,12 @@ thread that moved to another namespace."""
 import os
 import socket
 import threading
-import time
 
 import pytest
 
 import netifc
-from conftest import require_namespaces
-from nslab import Netns, ip_groups, wait_link_locals
+from conftest import NO_DAD, own_netns
+from nslab import Netns, ip_groups, recheck_until, told_until, wait_link_locals, watch_until
 
 TIMEOUT = 10  # seconds any one wait may take before the test fails
 NO_WATCH_MCAST = 16  # _set_backend's option: as a kernel that tells of no groups
@@ -31,31 +30,12 @@ def path(request):
 @pytest.fixture
 def ns():
     """A namespace of this test's own without DAD; the calling thread in it."""
-    require_namespaces()
-    n = Netns("livek")
-    try:
-        for key in ("net.ipv6.conf.all.accept_dad", "net.ipv6.conf.default.accept_dad"):
-            n.sysctl(key, 0)
-        with n.entered():
-            yield n
-    finally:
-        n.delete()
+    with own_netns("livek", NO_DAD) as n:
+        yield n
 
 
 def group_keys(groups, index):
     return sorted((FAMILY[g.family], g.address, g.zone) for g in groups if g.index == index)
-
-
-def until(what, check, timeout=TIMEOUT):
-    """Polls check() until it returns something true, which it returns; fails at the deadline."""
-    deadline = time.monotonic() + timeout
-    while True:
-        got = check()
-        if got:
-            return got
-        if time.monotonic() > deadline:
-            pytest.fail(f"{what}: not within {timeout} s")
-        time.sleep(0.02)
 
 
 # ---- a link's groups, told gone before the link ----------------------------------
@@ -71,13 +51,13 @@ def test_every_group_left_before_the_link_is_removed(ns, path, how):
     other = Netns("livek-to") if how == "moved" else None
     try:
         with netifc.Watcher() as w:
-            # the kernel's groups of g0 (ff01::1 among them), and the Watcher's the same
-            def agree():
-                w.poll(0.05)
+            # the kernel's groups of g0 (ff01::1 among them), and the Watcher's the
+            # same: checked again on each batch of events (a group joined is told)
+            def agree(_new):
                 kernel = ip_groups(ns).get(index)
                 return kernel if kernel and group_keys(w.groups, index) == kernel else None
 
-            told = until("the Watcher's groups of g0 those of ip maddr", agree)
+            told = watch_until(w, agree, "the Watcher's groups of g0 those of ip maddr", TIMEOUT)
             assert ("inet6", "ff01::1", "g0") in told, told
             if other:
                 ns.ip("link", "set", "g0", "netns", other.name)
@@ -85,13 +65,13 @@ def test_every_group_left_before_the_link_is_removed(ns, path, how):
                 ns.ip("link", "del", "g0")
             events = []
 
-            def removed():
-                events.extend(w.poll(0.05))
+            def removed(new):
+                events.extend(new)
                 return any(
                     isinstance(e, netifc.LinkRemoved) and e.link.index == index for e in events
                 )
 
-            until("LinkRemoved of g0", removed)
+            watch_until(w, removed, lambda: f"LinkRemoved of g0 (told: {events})", TIMEOUT)
         end = next(
             i
             for i, e in enumerate(events)
@@ -144,13 +124,18 @@ def test_lifetimes_count_down(ns, path):
         def told(addrs, address):
             return next((a for a in addrs if a.address == address), None)
 
-        def watched():
-            w.poll(0.05)
+        def watched(_new):
             return all(told(w.addrs, x) for x in ("2001:db8:5::1", "198.51.100.7", "2001:db8:6::1"))
 
-        until("the Watcher told of the three addresses", watched)
-        # the kernel's count is down by two seconds: the tables' must be too
-        until("ip's valid lifetime below 99", lambda: ip_lifetimes(ns, "2001:db8:5::1")[1] < 99)
+        watch_until(w, watched, "the Watcher told of the three addresses", TIMEOUT)
+        # the kernel's count is down by two seconds (it tells nothing as it
+        # falls: recheck_until): the tables' must be too
+        recheck_until(
+            lambda: ip_lifetimes(ns, "2001:db8:5::1")[1] < 99,
+            "ip's valid lifetime below 99",
+            TIMEOUT,
+            every=0.1,
+        )
         for address in ("2001:db8:5::1", "198.51.100.7"):
             for tables in (lv, w):
                 before = ip_lifetimes(ns, address)
@@ -256,8 +241,14 @@ def test_events_are_made_from_any_classes_safely(ns):
         assert [type(e).__name__ for e in w.poll(0)] == ["Resync"]
         ns.ip("addr", "add", "192.0.2.10/24", "dev", "e0")
         kinds[3] = (Plain, ("addr",))
-        made = []
-        until("the address told", lambda: made.extend(w._tables._events(tuple(kinds))) or made)
+        made = []  # the events read as Watcher.poll() reads them, made from kinds
+        told_until(
+            w.fileno(),
+            lambda: w._tables._events(tuple(kinds)),
+            lambda new: made.extend(new) or made,
+            "the address told",
+            TIMEOUT,
+        )
         (e,) = [e for e in made if isinstance(e, Plain)]
         assert (e.addr.address, e.addr.prefixlen) == ("192.0.2.10", 24)
         index = ns.ipj("link", "show", "e0")[0]["ifindex"]

@@ -18,8 +18,8 @@ import tracemalloc
 import pytest
 
 import netifc
-from conftest import require_namespaces
-from nslab import REPORTS, Netns, pending_work, settle, solicited_node
+from conftest import own_netns
+from nslab import REPORTS, pending_work, settle, solicited_node, watch_until
 from test_live import State, diff, ip_view
 
 TIMEOUT = 15  # seconds a window (DAD) may take before the test fails
@@ -29,28 +29,19 @@ IFF_UP, IFF_RUNNING, IFF_LOWER_UP = 0x1, 0x40, 0x10000
 NO_WATCH_MCAST = 16  # _set_backend's flag: the watch joins no group notifications
 
 
-@pytest.fixture(autouse=True)
-def netlink_backend():
-    """Live tables read with netlink whatever the default backend: each test runs once."""
-    netifc._netifc._set_backend("netlink", 0)
-    yield "netlink"
-    netifc._netifc._set_backend(os.environ.get("NETIFC_BACKEND", ""), 0)
+pytestmark = pytest.mark.usefixtures("netlink_backend")  # live tables are netlink's
 
 
 @pytest.fixture
 def ns():
     """A namespace of this test's own, with DAD on (as a new namespace has it)
     and started at once; the calling thread inside it for the test."""
-    require_namespaces()
-    n = Netns("window")
-    try:
-        for conf in ("all", "default"):
-            n.sysctl(f"net.ipv6.conf.{conf}.accept_dad", 1)
-            n.sysctl(f"net.ipv6.conf.{conf}.router_solicitation_delay", 0)
-        with n.entered():
-            yield n
-    finally:
-        n.delete()
+    sysctls = {}
+    for conf in ("all", "default"):
+        sysctls[f"net.ipv6.conf.{conf}.accept_dad"] = 1
+        sysctls[f"net.ipv6.conf.{conf}.router_solicitation_delay"] = 0
+    with own_netns("window", sysctls) as n:
+        yield n
 
 
 class Replayed:
@@ -63,7 +54,11 @@ class Replayed:
         self.resyncs = 0
 
     def take(self):
-        for e in self.w.poll(0):
+        return self.feed(self.w.poll(0))
+
+    def feed(self, events):
+        """The events (of self.w) replayed; the state they make."""
+        for e in events:
             if isinstance(e, netifc.Resync):
                 self.resyncs += 1
                 self.state = State(e.interfaces, e.addrs, e.groups)
@@ -316,10 +311,10 @@ def test_other_unannounced_states(ns, watched):
 
 def events_until(w, done, what):
     """A Watcher's events until done(events) holds; fails after TIMEOUT."""
-    events, deadline = [], time.monotonic() + TIMEOUT
-    while not done(events):
-        assert time.monotonic() < deadline, f"{what}: only {events} in {TIMEOUT} s"
-        events += w.poll(0.05)
+    events = []
+    watch_until(
+        w, lambda new: events.extend(new) or done(events), lambda: f"{what}: only {events}", TIMEOUT
+    )
     return events
 
 
@@ -567,12 +562,12 @@ def test_churn_soak(ns):
                 assert State(lv.interfaces, lv.addrs, lv.groups) == fresh, diff(
                     State(lv.interfaces, lv.addrs, lv.groups).view(), fresh.view(), ip_view(ns)
                 )
-                deadline = time.monotonic() + TIMEOUT
-                while replayed.take() != fresh:
-                    assert time.monotonic() < deadline, diff(
-                        replayed.state.view(), fresh.view(), ip_view(ns)
-                    )
-                    time.sleep(0.05)
+                watch_until(
+                    w,
+                    lambda new, fresh=fresh: replayed.feed(new) == fresh,
+                    lambda fresh=fresh: diff(replayed.state.view(), fresh.view(), ip_view(ns)),
+                    TIMEOUT,
+                )
                 assert State(w.interfaces, w.addrs, w.groups) == fresh
                 assert fresh.view() == ip_view(ns)
                 del fresh
@@ -628,13 +623,13 @@ def test_groups_current(ns, told):
             try:
                 assert group in {g.address for g in lv.groups}
                 assert group in {g.address for g in lv.groups_of(index)}
-                deadline = time.monotonic() + TIMEOUT
-                events = []
-                while not any(
-                    isinstance(e, netifc.GroupJoined) and e.group.address == group for e in events
-                ):
-                    events += w.poll(0.1)
-                    assert time.monotonic() < deadline, f"no GroupJoined {group}: {events}"
+                events_until(
+                    w,
+                    lambda told, group=group: any(
+                        isinstance(e, netifc.GroupJoined) and e.group.address == group for e in told
+                    ),
+                    f"no GroupJoined {group}",
+                )
             finally:
                 s.close()
             assert group not in {g.address for g in lv.groups}

@@ -27,12 +27,7 @@ TIMEOUT = 20  # seconds a wait may take before the test fails (DAD is 1-2 s)
 TENTATIVE, OPTIMISTIC, DADFAILED = 0x40, 0x04, 0x08
 
 
-@pytest.fixture(autouse=True)
-def netlink_backend():
-    """The waits read live tables, which are netlink's: each test runs once."""
-    netifc._netifc._set_backend("netlink", 0)
-    yield
-    netifc._netifc._set_backend(os.environ.get("NETIFC_BACKEND", ""), 0)
+pytestmark = pytest.mark.usefixtures("netlink_backend")  # live tables are netlink's
 
 
 @pytest.fixture

@@ -4,36 +4,24 @@ peeks each datagram's size and reads it whole, so the change is told as a
 LinkChanged (never a Resync: nothing was dropped), and the tables hold
 every altname iproute2 lists."""
 
-import os
-import time
-
 import pytest
 
 import netifc
-from conftest import require_namespaces
-from nslab import Netns
+from conftest import own_netns
+from nslab import watch_until
 
 TIMEOUT = 10  # seconds any one wait may take before the test fails
 ALTNAMES = 300
 FIRST_BUFFER = 32768  # the watch's buffer before a datagram outgrows it (csrc/netlink/watch.c)
 
 
-@pytest.fixture(autouse=True)
-def netlink_backend():
-    netifc._netifc._set_backend("netlink", 0)
-    yield
-    netifc._netifc._set_backend(os.environ.get("NETIFC_BACKEND", ""), 0)
+pytestmark = pytest.mark.usefixtures("netlink_backend")
 
 
 @pytest.fixture
 def ns():
-    require_namespaces()
-    n = Netns("wbig")
-    try:
-        with n.entered():
-            yield n
-    finally:
-        n.delete()
+    with own_netns("wbig") as n:
+        yield n
 
 
 def altname(i):
@@ -68,12 +56,12 @@ def changes_of(w, name, want, what):
         )
 
     seen = []
-    deadline = time.monotonic() + TIMEOUT
-    while not done(seen):
-        left = deadline - time.monotonic()
-        if left <= 0:
-            pytest.fail(f"{what}: not told in {TIMEOUT} s; told {[type(e).__name__ for e in seen]}")
-        seen += w.poll(left)
+    watch_until(
+        w,
+        lambda new: seen.extend(new) or done(seen),
+        lambda: f"{what}: told {[type(e).__name__ for e in seen]}",
+        TIMEOUT,
+    )
     print(f"{what}: told {[type(e).__name__ for e in seen]}")
     assert not [e for e in seen if isinstance(e, netifc.Resync)], f"{what}: a Resync"
     (change,) = [e for e in seen if isinstance(e, netifc.LinkChanged) and e.new.name == name]

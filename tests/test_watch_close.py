@@ -18,8 +18,8 @@ import time
 import pytest
 
 import netifc
-from conftest import require_namespaces
-from nslab import REPORTS, Netns, in_forked_child
+from conftest import NO_DAD, own_netns
+from nslab import REPORTS, in_forked_child, recheck_until
 
 TIMEOUT = 10  # seconds a wait for the kernel, or a stuck thread, may take before the test fails
 ENDED_WITHIN = 1.0  # seconds an iteration may take to end after close() (100 ms is the aim)
@@ -28,25 +28,14 @@ WAITING_CALLS = {"x86_64": {7, 271, 232, 281}, "aarch64": {73, 22}}
 LATENCIES = {}
 
 
-@pytest.fixture(autouse=True)
-def netlink_backend():
-    netifc._netifc._set_backend("netlink", 0)
-    yield
-    netifc._netifc._set_backend(os.environ.get("NETIFC_BACKEND", ""), 0)
+pytestmark = pytest.mark.usefixtures("netlink_backend")
 
 
 @pytest.fixture
 def ns():
     """A quiet namespace of the test's own (no event comes unless the test makes it)."""
-    require_namespaces()
-    n = Netns("wclose")
-    try:
-        for key in ("net.ipv6.conf.all.accept_dad", "net.ipv6.conf.default.accept_dad"):
-            n.sysctl(key, 0)
-        with n.entered():
-            yield n
-    finally:
-        n.delete()
+    with own_netns("wclose", NO_DAD) as n:
+        yield n
 
 
 def report(kind, seconds):
@@ -103,12 +92,51 @@ def blocked(tid):
         return False
 
 
-def until(cond, what):
-    deadline = time.monotonic() + TIMEOUT
-    while not cond():
-        if time.monotonic() > deadline:
-            pytest.fail(f"{what}: not so after {TIMEOUT} s")
-        time.sleep(0.002)
+def until_blocked(tid, what):
+    """Until thread tid is asleep in its poll: no one is told when a thread
+    enters a system call (nslab.recheck_until)."""
+    recheck_until(lambda: blocked(tid), what, TIMEOUT, every=0.002)
+
+
+class Told(list):
+    """The events a consumer thread appends, told to a waiting thread by a Condition."""
+
+    def __init__(self):
+        super().__init__()
+        self.cond = threading.Condition()
+
+    def append(self, event):
+        with self.cond:
+            super().append(event)
+            self.cond.notify_all()
+
+    def wait_for(self, done, what):
+        with self.cond:
+            if not self.cond.wait_for(lambda: done(self), TIMEOUT):
+                pytest.fail(f"{what}: not told in {TIMEOUT} s (told {list(self)})")
+
+
+class AsyncTold(list):
+    """The events a task on the running loop appends, told to another by an asyncio.Event."""
+
+    def __init__(self):
+        super().__init__()
+        self.changed = asyncio.Event()
+
+    def append(self, event):
+        super().append(event)
+        self.changed.set()
+
+    async def wait_for(self, done, what):
+        async def told():
+            while not done(self):
+                self.changed.clear()
+                await self.changed.wait()
+
+        try:
+            await asyncio.wait_for(told(), TIMEOUT)
+        except asyncio.TimeoutError:
+            pytest.fail(f"{what}: not told in {TIMEOUT} s (told {list(self)})")
 
 
 class Consumer:
@@ -154,7 +182,7 @@ def seen_link(events, n):
 
 def test_close_ends_a_for_blocked_in_another_thread(ns):
     w, mine = watcher_held()
-    seen = []
+    seen = Told()
 
     def iterate():
         for e in w:
@@ -163,8 +191,8 @@ def test_close_ends_a_for_blocked_in_another_thread(ns):
 
     it = Consumer(iterate)
     change(ns, 0)  # one event through: iterating works, then waits for the next
-    until(lambda: seen_link(seen, 0), "c0's LinkAdded")
-    until(lambda: blocked(it.tid), "the iterating thread asleep in poll")
+    seen.wait_for(lambda told: seen_link(told, 0), "c0's LinkAdded")
+    until_blocked(it.tid, "the iterating thread asleep in poll")
     closed_at = time.monotonic()
     w.close()
     assert it.join(closed_at, "for (another thread)") == "ended"
@@ -175,7 +203,7 @@ def test_close_ends_a_for_blocked_in_another_thread(ns):
 def test_close_ends_a_poll_none_blocked_in_another_thread(ns):
     w, mine = watcher_held()
     it = Consumer(lambda: w.poll(timeout=None))
-    until(lambda: blocked(it.tid), "the polling thread asleep in poll")
+    until_blocked(it.tid, "the polling thread asleep in poll")
     closed_at = time.monotonic()
     w.close()
     assert it.join(closed_at, "poll(None) (another thread)") == []  # none came
@@ -235,13 +263,10 @@ def test_close_on_the_same_loop_ends_async_for(ns):
     w, mine = watcher_held()
 
     async def main():
-        seen = []
+        seen = AsyncTold()
         task = asyncio.ensure_future(iterate_async(w, seen))
         change(ns, 0)
-        deadline = time.monotonic() + TIMEOUT
-        while not seen_link(seen, 0):  # the loop runs the task meanwhile
-            assert time.monotonic() < deadline, "c0's LinkAdded not told"
-            await asyncio.sleep(0.002)
+        await seen.wait_for(lambda told: seen_link(told, 0), "c0's LinkAdded")
         assert not task.done()  # back on its await: the socket's next notification
         closed_at = time.monotonic()
         w.close()
@@ -264,13 +289,10 @@ def test_the_socket_number_reused_on_the_loop(ns):
 
     async def main():
         w = netifc.Watcher()
-        seen = []
+        seen = AsyncTold()
         task = asyncio.ensure_future(iterate_async(w, seen))
         change(ns, 0)
-        deadline = time.monotonic() + TIMEOUT
-        while not seen_link(seen, 0):
-            assert time.monotonic() < deadline, "c0's LinkAdded not told"
-            await asyncio.sleep(0.002)
+        await seen.wait_for(lambda told: seen_link(told, 0), "c0's LinkAdded")
         number = w.fileno()
         loop = asyncio.get_running_loop()
         a, b = socket.socketpair()
@@ -296,7 +318,7 @@ def test_close_from_another_thread_ends_async_for(ns, how):
     """The loop runs in a thread; the main thread closes: by the loop's
     call_soon_threadsafe, or close() called in the main thread itself."""
     w, mine = watcher_held()
-    seen = []
+    seen = Told()
     loops = []
 
     def run_loop():
@@ -308,8 +330,8 @@ def test_close_from_another_thread_ends_async_for(ns, how):
 
     it = Consumer(run_loop)
     change(ns, 0)
-    until(lambda: seen_link(seen, 0), "c0's LinkAdded")
-    until(lambda: blocked(it.tid), "the loop's thread asleep in its select")
+    seen.wait_for(lambda told: seen_link(told, 0), "c0's LinkAdded")
+    until_blocked(it.tid, "the loop's thread asleep in its select")
     closed_at = time.monotonic()
     if how == "call_soon_threadsafe":
         loops[0].call_soon_threadsafe(w.close)
@@ -357,21 +379,26 @@ def close_while_consumed(kind):
     w = netifc.Watcher()
     mine = {os.readlink(f"/proc/self/fd/{w.fileno()}")}
     count = [0]
+    first = threading.Event()  # set once it has had events
 
     def consume():
         if kind == "for":
             for _ in w:
                 count[0] += 1
+                first.set()
         else:
             while not w.closed:
                 try:
                     count[0] += len(w.poll(None))
                 except ValueError:  # closed between the test and the call
                     assert w.closed
+                if count[0]:
+                    first.set()
         return count[0]
 
     it = Consumer(consume)
-    until(lambda: count[0] > 0, "the first events")
+    if not first.wait(TIMEOUT):
+        pytest.fail(f"the first events: none in {TIMEOUT} s")
     time.sleep(random.uniform(0, 0.003))  # a random point of its work, not a wait
     closed_at = time.monotonic()
     w.close()
@@ -401,7 +428,7 @@ def test_a_forked_child_holds_none_of_it(ns):
     assert got == {"closed": True, "events": [], "poll": "ValueError", "held": []}
     assert not w.closed  # the parent's is open still
     it = Consumer(lambda: w.poll(None))
-    until(lambda: blocked(it.tid), "the polling thread asleep in poll")
+    until_blocked(it.tid, "the polling thread asleep in poll")
     closed_at = time.monotonic()
     w.close()
     assert it.join(closed_at, "poll(None) after a fork") == []
