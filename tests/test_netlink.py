@@ -26,6 +26,8 @@ from nslab import (
     own_netlink_ports,
     require_fork,
     socket_inodes,
+    until_kernel_done,
+    wait_link_locals,
 )
 
 pytestmark = pytest.mark.backends  # every test, on every backend (conftest.py)
@@ -175,10 +177,7 @@ def test_forged_flood_changes_nothing(backend):
         )
         # Both ends up: the carrier comes a moment later, and with it each end's
         # link-local address. The views are taken once both are there.
-        deadline = time.monotonic() + 10
-        while sum(a[1].startswith("fe80:") for a in ip_addr_views(ns)) < 2:
-            assert time.monotonic() < deadline, "no link-local address came"
-            time.sleep(0.05)
+        wait_link_locals(ns, ["f0", "f1"])
         want_links = sorted(ip_link_view(l) for l in ns.ipj("link", "show"))
         want_addrs = ip_addr_views(ns)
         result = {}
@@ -485,15 +484,20 @@ def test_a_dump_interrupted_by_its_own_link_answers_whole(backend, call):
                 return netifc.interface_addrs()
 
         # The killed churner's last request may still land: the two views must
-        # meet once the link is quiet.
-        deadline = time.monotonic() + 10
-        while True:
+        # meet once the link is quiet (a change of its addresses is told, and
+        # wakes the wait; until_kernel_done puts this thread in the namespace).
+        def views_differ():
             got = run_with_timeout(after, 60, "interface_addrs after the churn")
             seen, truth = sorted(addr_view(a) for a in got), ip_addr_views(ns)
-            if seen == truth or time.monotonic() > deadline:
-                break
-            time.sleep(0.1)
-        assert seen == truth
+            if seen == truth:
+                return []
+            return [
+                f"{len(seen)} rows from netifc, {len(truth)} from ip",
+                f"netifc's only: {sorted(set(seen) - set(truth))[:5]}",
+                f"ip's only: {sorted(set(truth) - set(seen))[:5]}",
+            ]
+
+        until_kernel_done(ns, views_differ, "interface_addrs() and ip agreeing", 10)
     finally:
         if churner is not None:
             os.killpg(churner.pid, signal.SIGKILL)
@@ -545,6 +549,7 @@ def test_fork_child_holds_nothing_of_the_parent(backend, host, forker):
     require_fork()  # before the threads: one of them forks
     want = sorted(ip_link_view(l) for l in host.ipj("link", "show"))
     ready, go = threading.Barrier(4), threading.Event()  # 3 threads and this one
+    forked = threading.Event()  # thread 0 has reported its fork, or a thread failed
     lock = threading.Lock()
     problems, mine, reports = [], {}, []
 
@@ -557,6 +562,7 @@ def test_fork_child_holds_nothing_of_the_parent(backend, host, forker):
             ready.wait(30)
             if k == 0 and forker == "another thread":
                 reports.append(fork_and_report(parent_netlink))
+                forked.set()
             go.wait(60)
             if netifc.interfaces() != first:
                 problems.append(f"thread {k}: another answer after the fork")
@@ -564,6 +570,7 @@ def test_fork_child_holds_nothing_of_the_parent(backend, host, forker):
                 problems.append(f"thread {k}: its socket is gone")
         except BaseException as e:  # reported below
             problems.append(f"thread {k}: {e}")
+            forked.set()
 
     netifc.interfaces()
     parent_netlink = set()
@@ -582,9 +589,8 @@ def test_fork_child_holds_nothing_of_the_parent(backend, host, forker):
         if forker == "main thread":
             reports.append(fork_and_report(parent_netlink))
         else:
-            deadline = time.monotonic() + 60
-            while not reports and not problems and time.monotonic() < deadline:
-                time.sleep(0.01)
+            if not forked.wait(60):
+                problems.append("thread 0 did not report its fork in 60 s")
     finally:
         go.set()
         for t in threads:
@@ -607,6 +613,41 @@ def test_fork_child_holds_nothing_of_the_parent(backend, host, forker):
 FORKS = 40
 
 
+class Rounds:
+    """Rounds of calls each caller thread has made, told on a Condition. The
+    forks are paced on them, not on a clock: each comes once every caller
+    has gone on by some rounds since the one before, so the callers are
+    each at some point of their work, none of them left out."""
+
+    def __init__(self, names):
+        self.cond = threading.Condition()
+        self.made = dict.fromkeys(names, 0)
+        self.ended = False  # a caller stopped (it failed: the test says why)
+
+    def one(self, name):
+        with self.cond:
+            self.made[name] += 1
+            self.cond.notify_all()
+
+    def end(self):
+        with self.cond:
+            self.ended = True
+            self.cond.notify_all()
+
+    def each_on_by(self, n, timeout=60):
+        """Until each caller has made n rounds more: True; False once a caller
+        has stopped. Fails, naming the callers left behind, after timeout s."""
+        with self.cond:
+            start = dict(self.made)
+
+            def behind():
+                return [k for k, m in self.made.items() if m - start[k] < n]
+
+            if not self.cond.wait_for(lambda: self.ended or not behind(), timeout):
+                pytest.fail(f"callers {behind()} made fewer than {n} rounds in {timeout} s")
+            return not self.ended
+
+
 def test_fork_while_other_threads_call(backend, host):
     """Forks made while three threads call netifc without pause: no child holds a
     netlink socket or namespace link of the parent's, whatever the threads were
@@ -618,23 +659,27 @@ def test_fork_while_other_threads_call(backend, host):
     require_fork()
     stop = threading.Event()
     problems = []
+    rounds = Rounds(range(3))
 
-    def caller():
+    def caller(k):
         try:
             while not stop.is_set():
                 netifc.interfaces()
                 netifc.interface_addrs()
                 netifc.snapshot()
+                rounds.one(k)
         except BaseException as e:  # reported below
             problems.append(repr(e))
+            rounds.end()
 
-    threads = [threading.Thread(target=caller) for _ in range(3)]
+    threads = [threading.Thread(target=caller, args=(k,)) for k in range(3)]
     for t in threads:
         t.start()
     bad = []
     try:
         for _ in range(FORKS):
-            time.sleep(0.005)
+            if not rounds.each_on_by(1):
+                break
             report = fork_and_report(set())
             if report["any_netlink"] or report["ns"]:
                 bad.append(report)
@@ -800,6 +845,8 @@ def test_fork_while_every_kind_of_call_runs(backend, host):
         kinds = every_kind_of_call(backend, ns)
         kept = {} if ns is None else {ns.fileno(): descriptors()[ns.fileno()]}
 
+        rounds = Rounds(kinds)
+
         def caller(kind, calls):
             n = 0
             try:
@@ -807,8 +854,10 @@ def test_fork_while_every_kind_of_call_runs(backend, host):
                     for fn in calls:
                         fn()
                     n += 1
+                    rounds.one(kind)
             except BaseException as e:  # reported below
                 problems.append(f"{kind}: {e!r}")
+                rounds.end()
             calls_made[kind] = n
 
         threads = [threading.Thread(target=caller, args=kv) for kv in kinds.items()]
@@ -816,8 +865,9 @@ def test_fork_while_every_kind_of_call_runs(backend, host):
             t.start()
         bad = {}
         netlink_ok = backend == "getifaddrs"
-        for k in range(EVERY_FORKS):
-            time.sleep(0.001 * (k % 7))
+        for _ in range(EVERY_FORKS):
+            if not rounds.each_on_by(1):
+                break
             held = in_forked_child(
                 lambda: netifc_descriptors(before, kept, netlink_ok, making=ns and ns.path)
             )
