@@ -3,7 +3,6 @@ namespace and compared with `ip -n NAME -j ...`; several at once from several
 threads; the caller's namespace never moves; a deleted namespace held open;
 errors; fork; Watcher and live tables; the CLI's -n."""
 
-import contextlib
 import errno
 import json
 import os
@@ -12,7 +11,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 
 import pytest
 
@@ -28,7 +26,9 @@ from nslab import (
     ip_links,
     printed_until,
     socket_inodes,
+    until_subscribed,
     wait_link_locals,
+    watch_until,
 )
 from test_cli_ip import compare
 from test_conformance import check_addr, check_link
@@ -162,12 +162,17 @@ def test_by_path_and_by_descriptor(nets, backend):
     ns = nets[0]
     want = sorted((i["index"], i["name"]) for i in ip_links(ns).values())
     fd = os.open(f"/run/netns/{ns.name}", os.O_RDONLY)
-    sleeper = subprocess.Popen(["ip", "netns", "exec", ns.name, "sleep", "30"])
+    # ip netns exec enters the namespace, then runs the shell: once it has
+    # said so, the process (the same one, sleep after exec) is in there.
+    sleeper = subprocess.Popen(
+        ["ip", "netns", "exec", ns.name, "sh", "-c", "echo in; exec sleep 30"],
+        stdout=subprocess.PIPE,
+    )
     try:
-        deadline = time.monotonic() + TIMEOUT
-        while os.readlink(f"/proc/{sleeper.pid}/ns/net") == my_netns():
-            assert time.monotonic() < deadline, "ip netns exec did not enter the namespace"
-            time.sleep(0.01)
+        printed_until(sleeper, lambda lines: "in" in lines, TIMEOUT)
+        assert os.readlink(f"/proc/{sleeper.pid}/ns/net") != my_netns(), (
+            "ip netns exec ran its command in the tests' own namespace"
+        )
         for target in (f"/run/netns/{ns.name}", f"/proc/{sleeper.pid}/ns/net", fd):
             with netifc.NetNS(target) as n:
                 assert sorted((i.index, i.name) for i in n.interfaces()) == want, target
@@ -176,6 +181,7 @@ def test_by_path_and_by_descriptor(nets, backend):
     finally:
         sleeper.kill()
         sleeper.wait()
+        sleeper.stdout.close()
         os.close(fd)
     with netifc.NetNS(ns.name) as n:
         assert (n.name, n.path) == (ns.name, f"/run/netns/{ns.name}")
@@ -461,11 +467,12 @@ def test_watcher_in_a_namespace_sees_ip_n_changes(nets, backend):
         ns.ip("addr", "add", "203.0.113.2/24", "dev", "w2")
         ns.ip("link", "set", "d2", "mtu", "1300")
         events = []
-        deadline = time.monotonic() + TIMEOUT
-        while time.monotonic() < deadline and not any(
-            isinstance(e, netifc.LinkChanged) and e.new.mtu == 1300 for e in events
-        ):
-            events += w.poll(0.5)
+
+        def told_mtu(new):
+            events.extend(new)
+            return any(isinstance(e, netifc.LinkChanged) and e.new.mtu == 1300 for e in new)
+
+        watch_until(w, told_mtu, lambda: f"d2's MTU 1300 told (events: {events})", TIMEOUT)
         kinds = [(type(e).__name__, getattr(e, "link", None) and e.link.name) for e in events]
         assert ("LinkAdded", "w2") in kinds
         added = [e.addr for e in events if isinstance(e, netifc.AddrAdded)]
@@ -572,20 +579,6 @@ def test_cli_n_json_and_errors(nets, backend):
     assert r.returncode == 1 and "nosuch0" in r.stderr
 
 
-def watch_subscribed(ns, pid):
-    """True once process pid holds a netlink socket in ns subscribed to link events."""
-    inodes = set()
-    for fd in os.listdir(f"/proc/{pid}/fd"):
-        with contextlib.suppress(OSError):
-            target = os.readlink(f"/proc/{pid}/fd/{fd}")
-            if target.startswith("socket:["):
-                inodes.add(int(target[8:-1]))
-    out = ns.run(["cat", "/proc/net/netlink"], capture_output=True, text=True).stdout
-    rows = [line.split() for line in out.splitlines()]
-    groups, inode = rows[0].index("Groups"), rows[0].index("Inode")
-    return any(int(r[inode]) in inodes and int(r[groups], 16) & 1 for r in rows[1:])
-
-
 def test_cli_watch_in_a_namespace(nets, backend):
     ns = nets[0]
     p = subprocess.Popen(
@@ -596,10 +589,7 @@ def test_cli_watch_in_a_namespace(nets, backend):
         text=True,
     )
     try:
-        deadline = time.monotonic() + TIMEOUT
-        while not watch_subscribed(ns, p.pid):
-            assert time.monotonic() < deadline and p.poll() is None, "--watch did not start"
-            time.sleep(0.05)
+        until_subscribed(p, timeout=TIMEOUT, ns=ns)
         ns.ip("addr", "add", "192.0.2.77/24", "dev", "a0")
         ns.ip("addr", "del", "192.0.2.77/24", "dev", "a0")
         seen, rest = printed_until(
