@@ -61,6 +61,12 @@ def test_netns_closed_and_reopened_while_threads_call(racens):
     current = [netifc.NetNS(racens.name)]
     stop = threading.Event()
     problems, answered, refused = [], [0] * 4, [0] * 4
+    made, tick = [0], threading.Condition()  # the callers' calls, told as each returns
+
+    def one_more():
+        with tick:
+            made[0] += 1
+            tick.notify_all()
 
     def calls(n):
         yield lambda: sorted(i.name for i in n.interfaces()), names
@@ -83,12 +89,15 @@ def test_netns_closed_and_reopened_while_threads_call(racens):
                         if "closed network namespace" not in str(e):
                             raise
                         refused[k] += 1
+                        one_more()
                         continue
                     if got != want:
                         problems.append((k, got, want))
                     answered[k] += 1
+                    one_more()
         except BaseException as e:  # reported by the main thread
             problems.append((k, repr(e)))
+            one_more()
 
     def live_reader():
         """A live table of each NetNS handed out: opened (its watch made in
@@ -119,7 +128,16 @@ def test_netns_closed_and_reopened_while_threads_call(racens):
     rounds = 0
     try:
         while time.monotonic() < deadline and not problems:
-            time.sleep(random.uniform(0, 0.01))
+            # Each swap after a random number of the callers' calls (0 to
+            # 12), so the close comes at some point of their work, not on a
+            # clock; callers that stop calling fail the test.
+            with tick:
+                goal = made[0] + random.randint(0, 12)
+                if not tick.wait_for(lambda goal=goal: made[0] >= goal or problems, TIMEOUT):
+                    problems.append(
+                        f"the callers made {goal - made[0]} calls too few in {TIMEOUT} s"
+                    )
+                    break
             old, current[0] = current[0], netifc.NetNS(racens.name)
             old.close()
             rounds += 1
