@@ -374,32 +374,36 @@ def test_close_while_events_flow_ends_every_time(ns, kind):
 
 def close_while_consumed(kind):
     """One Watcher consumed in a thread (for, or poll(None) in a loop),
-    closed once it has had events, at a random point of its work (its
+    closed once it has had a random number of events, at a point of its work (its
     socket checked closed after: ip's pipes come and go meanwhile)."""
     w = netifc.Watcher()
     mine = {os.readlink(f"/proc/self/fd/{w.fileno()}")}
     count = [0]
-    first = threading.Event()  # set once it has had events
+    # The close comes once the consumer has had a random number of events
+    # (up to two of the churn's batches of 78): in the midst of a batch (in
+    # a read, or between two), or at its end (in its wait), as it falls.
+    goal = random.randint(1, 156)
+    reached = threading.Event()
 
     def consume():
         if kind == "for":
             for _ in w:
                 count[0] += 1
-                first.set()
+                if count[0] >= goal:
+                    reached.set()
         else:
             while not w.closed:
                 try:
                     count[0] += len(w.poll(None))
                 except ValueError:  # closed between the test and the call
                     assert w.closed
-                if count[0]:
-                    first.set()
+                if count[0] >= goal:
+                    reached.set()
         return count[0]
 
     it = Consumer(consume)
-    if not first.wait(TIMEOUT):
-        pytest.fail(f"the first events: none in {TIMEOUT} s")
-    time.sleep(random.uniform(0, 0.003))  # a random point of its work, not a wait
+    if not reached.wait(TIMEOUT):
+        pytest.fail(f"{goal} events: only {count[0]} in {TIMEOUT} s")
     closed_at = time.monotonic()
     w.close()
     assert it.join(closed_at, f"{kind} under churn") > 0
