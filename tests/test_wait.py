@@ -21,7 +21,7 @@ import netifc
 import netifc.__main__ as cli
 import netifc.wait
 from conftest import require_namespaces
-from nslab import TOOL_ENV, Netns
+from nslab import Netns
 
 TIMEOUT = 20  # seconds a wait may take before the test fails (DAD is 1-2 s)
 TENTATIVE, OPTIMISTIC, DADFAILED = 0x40, 0x04, 0x08
@@ -366,7 +366,6 @@ def test_cli_without_interface_waits_for_any_link_but_loopback(ns):
         netifc_cmd("wait", "-n", ns.name, "--timeout", "0.2"),
         capture_output=True,
         text=True,
-        env=TOOL_ENV,
         timeout=TIMEOUT,
     )
     names = [link["ifname"] for link in ns.ipj("link", "show") if link["ifname"] != "lo"]
