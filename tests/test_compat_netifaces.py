@@ -11,22 +11,63 @@ is read with strace: one link and its addresses, no ioctl per address, never a
 table dump.
 """
 
+import ast
 import os
 import re
 import shutil
+import subprocess
 import sys
 
 import pytest
 
 from conftest import require_namespaces
 from netifc import _netifc
-from nslab import BYTES_NAME, build_lab
+from nslab import BYTES_NAME, TOOL_ENV, build_lab
 
-if os.environ.get("CI") and sys.platform == "linux" and sys.version_info < (3, 14):
+if os.environ.get("NETIFC_ASAN"):
+    pass  # netifaces asked in a child process (_InChild, below)
+elif os.environ.get("CI") and sys.platform == "linux" and sys.version_info < (3, 14):
     import netifaces  # the test extra installs it there: CI must compare
 else:
     netifaces = pytest.importorskip("netifaces")
 ours = pytest.importorskip("netifc.compat.netifaces")
+
+
+class _InChild:
+    """netifaces asked in a child process (of this thread's network namespace,
+    without the ASan runtime), each answer read back from its repr: under CI's
+    LeakSanitizer run (NETIFC_ASAN), where netifaces' own module set-up leaves
+    31 strings unreachable in the process that imports it."""
+
+    def __getattr__(self, name):
+        def ask(*args):
+            code = f"import netifaces; print(repr(netifaces.{name}(*{args!r})))"
+            r = subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, env=TOOL_ENV
+            )
+            if r.returncode:
+                kind, _, said = r.stderr.strip().splitlines()[-1].partition(": ")
+                known = {"ValueError": ValueError, "TypeError": TypeError}
+                if kind not in known:
+                    raise OSError(r.stderr)
+                raise known[kind](said)
+            return ast.literal_eval(r.stdout)
+
+        if name.startswith("AF_") or name in ("address_families", "version"):
+            return ast.literal_eval(
+                subprocess.run(
+                    [sys.executable, "-c", f"import netifaces; print(repr(netifaces.{name}))"],
+                    capture_output=True,
+                    text=True,
+                    env=TOOL_ENV,
+                    check=True,
+                ).stdout
+            )
+        return ask
+
+
+if os.environ.get("NETIFC_ASAN"):
+    netifaces = _InChild()
 
 if not hasattr(_netifc, "_routes"):
     pytest.skip("netifc.compat.netifaces answers on Linux only", allow_module_level=True)
@@ -264,6 +305,11 @@ def test_a_name_that_is_not_utf8():
         ns.delete()
 
 
+@pytest.mark.skipif(
+    bool(os.environ.get("NETIFC_ASAN")),
+    reason="under ASan netifaces is asked in a child process, not its module introspected"
+    " (every other run checks its constants and docstrings)",
+)
 def test_constants_equal_netifaces():
     names = [n for n in dir(netifaces) if n.startswith("AF_")]
     assert {n: getattr(ours, n) for n in names} == {n: getattr(netifaces, n) for n in names}
