@@ -53,6 +53,7 @@ import time
 from typing import Dict, Iterator, List, Optional, Tuple, Union
 
 import netifc
+from netifc.watch import _seconds  # poll()'s timeout, checked as the Watcher's
 
 __all__ = ["IP", "Adapter", "AdapterChanges", "get_adapters", "watch_adapters"]
 
@@ -242,21 +243,6 @@ def get_adapters(include_unconfigured: bool = False) -> List[Adapter]:
 
 
 # ---- being told of changes -------------------------------------------------------------
-
-
-def _seconds(timeout: Optional[float]) -> Optional[float]:
-    """poll()'s timeout as seconds, None for no end; the Watcher's checks."""
-    if timeout is None:
-        return None
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
-        raise TypeError(f"poll: timeout must be a number or None, not {type(timeout).__name__}")
-    if timeout != timeout or timeout < 0:
-        raise ValueError(f"poll: timeout must be 0 or more seconds, or None, not {timeout!r}")
-    try:
-        seconds = float(timeout)
-    except OverflowError:  # an int past float's range: longer than any wait
-        return None
-    return None if seconds == float("inf") else seconds
 
 
 class AdapterChanges:
