@@ -30,6 +30,7 @@ from typing import (
     TYPE_CHECKING,
     Callable,
     Dict,
+    Generator,
     List,
     Optional,
     Sequence,
@@ -496,10 +497,13 @@ def _block(fds: List[int], left: Optional[float]) -> None:
     p.poll(ms)
 
 
-def _run(
+def _steps(
     who: str, cond: _Condition, timeout: Optional[float], netns: Optional[Namespace]
-) -> object:
-    """Check cond; until it holds, block for the next notification and check again."""
+) -> Generator[Tuple[List[int], Optional[float]], None, object]:
+    """A wait's steps, for its blocking and its asyncio form alike: check cond;
+    until it holds, yield (the descriptors, the seconds left) to block on for
+    the next notification, then check again.  Its return value is what was met;
+    closing it closes its sources."""
     seconds = _timeout_arg(who, timeout)
     src = _Sources(who, netns, cond.tables, cond.routes)
     try:
@@ -512,10 +516,23 @@ def _run(
             if left is not None and left <= 0:
                 assert seconds is not None
                 raise _timed_out(who, seconds, cond, src)
-            _block(src.fds(), left)
+            yield src.fds(), left
             src.woken()
     finally:
         src.close()
+
+
+def _run(
+    who: str, cond: _Condition, timeout: Optional[float], netns: Optional[Namespace]
+) -> object:
+    steps = _steps(who, cond, timeout, netns)
+    try:
+        while True:
+            _block(*next(steps))
+    except StopIteration as done:
+        return done.value
+    finally:
+        steps.close()
 
 
 async def _readable(fds: List[int], left: Optional[float]) -> None:
@@ -542,22 +559,14 @@ async def _readable(fds: List[int], left: Optional[float]) -> None:
 async def _run_async(
     who: str, cond: _Condition, timeout: Optional[float], netns: Optional[Namespace]
 ) -> object:
-    seconds = _timeout_arg(who, timeout)
-    src = _Sources(who, netns, cond.tables, cond.routes)
+    steps = _steps(who, cond, timeout, netns)
     try:
-        deadline = None if seconds is None else time.monotonic() + seconds
         while True:
-            got = cond.met(src)
-            if got is not None:
-                return got
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
-                assert seconds is not None
-                raise _timed_out(who, seconds, cond, src)
-            await _readable(src.fds(), left)
-            src.woken()
+            await _readable(*next(steps))
+    except StopIteration as done:
+        return done.value
     finally:
-        src.close()
+        steps.close()  # (cancelled too: its sources closed)
 
 
 def _link_condition(
