@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 import netifc
 from conftest import require_namespaces
 from netifc import _netifc
-from nslab import REPORTS, Netns, in_new_thread, ip_links, own_netlink_ports, watch_until
+from nslab import REPORTS, TOOL_ENV, Netns, in_new_thread, ip_links, own_netlink_ports, watch_until
 
 pytestmark = pytest.mark.backends  # every test, on every backend (conftest.py)
 
@@ -330,6 +330,7 @@ class AddrToggle:
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             text=True,
+            env=TOOL_ENV,
         )
 
     def send(self, verb):

@@ -22,6 +22,7 @@ from conftest import NO_DAD, own_netns
 from nslab import (
     RTMGRP_IPV4_IFADDR,
     RTMGRP_LINK,
+    TOOL_ENV,
     Netns,
     in_forked_child,
     in_new_thread,
@@ -880,7 +881,10 @@ def test_watch_cli_text_as_ip_monitor(ns):
     ns.ip("link", "add", "t0", "type", "veth", "peer", "name", "t1")
     p = watch_cli(ns, "t0")
     mon = subprocess.Popen(
-        ["ip", "-n", ns.name, "monitor", "address"], stdout=subprocess.PIPE, text=True
+        ["ip", "-n", ns.name, "monitor", "address"],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=TOOL_ENV,
     )
     until_subscribed(mon, RTMGRP_IPV4_IFADDR, TIMEOUT)
     ns.ip("addr", "add", "192.0.2.8/24", "brd", "+", "dev", "t0")

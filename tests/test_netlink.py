@@ -19,6 +19,7 @@ import netifc
 from conftest import require_namespaces
 from nslab import (
     REPORTS,
+    TOOL_ENV,
     Netns,
     in_forked_child,
     in_new_thread,
@@ -446,6 +447,7 @@ def test_a_dump_interrupted_by_its_own_link_answers_whole(backend, call):
                 f" | exec ip -n {ns.name} -force -batch - >/dev/null 2>&1",
             ],
             start_new_session=True,
+            env=TOOL_ENV,
         )
 
         def under_churn():

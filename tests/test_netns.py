@@ -17,6 +17,7 @@ import pytest
 import netifc
 from conftest import require_namespaces
 from nslab import (
+    TOOL_ENV,
     Host,
     Netns,
     in_forked_child,
@@ -167,6 +168,7 @@ def test_by_path_and_by_descriptor(nets, backend):
     sleeper = subprocess.Popen(
         ["ip", "netns", "exec", ns.name, "sh", "-c", "echo in; exec sleep 30"],
         stdout=subprocess.PIPE,
+        env=TOOL_ENV,  # (dash crashes with ThreadSanitizer's runtime preloaded)
     )
     try:
         printed_until(sleeper, lambda lines: "in" in lines, TIMEOUT)
