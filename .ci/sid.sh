@@ -161,9 +161,13 @@ for v in $versions; do
     one_version "$v" >"$scratch/log-$v" 2>&1 &
     pid[$v]=$!
 done
-failed=""
+# each version's output once both have ended, a failed one's last: CI shows
+# the end of a failed step, which is then that version's failures
+failed="" passed=""
 for v in $versions; do
-    wait "${pid[$v]}" || failed="$failed $v"
+    if wait "${pid[$v]}"; then passed="$passed $v"; else failed="$failed $v"; fi
+done
+for v in $passed $failed; do
     grep -v "^WARNING: Location '.*' is ignored" "$scratch/log-$v" || true
 done
 [ -z "$failed" ] || { echo "sid.sh: failed on CPython$failed" >&2; exit 1; }

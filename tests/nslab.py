@@ -5,6 +5,7 @@ import ctypes
 import ipaddress
 import json
 import os
+import platform
 import select
 import shutil
 import subprocess
@@ -402,6 +403,45 @@ def subscribed(pid, groups=RTMGRP_LINK, ns=None):
             )
     except OSError:
         return False
+
+
+# The system calls a thread sleeps in while it waits for a descriptor: poll,
+# ppoll, epoll_wait, epoll_pwait (and on aarch64, ppoll and epoll_pwait).
+WAITING_CALLS = {"x86_64": {7, 271, 232, 281}, "aarch64": {73, 22}}
+
+
+def blocked(tid, pid="self"):
+    """Whether thread tid (of process pid) is asleep in a poll (or an event
+    loop's wait), as /proc tells."""
+    calls = WAITING_CALLS.get(platform.machine())
+    try:
+        if calls is not None:
+            with open(f"/proc/{pid}/task/{tid}/syscall") as f:
+                return int(f.read().split()[0]) in calls
+        with open(f"/proc/{pid}/task/{tid}/stat") as f:  # elsewhere: asleep at least
+            return f.read().rsplit(")", 1)[1].split()[0] == "S"
+    except (OSError, ValueError, IndexError):  # "running", or the thread gone
+        return False
+
+
+def until_watching(p, groups=RTMGRP_LINK, timeout=10, ns=None):
+    """Until ``netifc --watch`` (process p, a Popen) is subscribed to one of
+    groups and its main thread asleep in its Watcher's poll: its tables are
+    read, so that every change from then on is printed (one made while a
+    Watcher still reads its tables is in them, and is not an event).  By
+    recheck_until: no one is told of either."""
+
+    def ready():
+        if p.poll() is not None:
+            out = p.communicate() if p.stdout or p.stderr else ()
+            pytest.fail(f"{p.args} ended (status {p.returncode}) before it watched: {out}")
+        return subscribed(p.pid, groups, ns) and blocked(p.pid, p.pid)
+
+    try:
+        recheck_until(ready, f"{p.args} subscribed to groups {groups:#x}, asleep in poll", timeout)
+    except BaseException:
+        p.kill()
+        raise
 
 
 def until_subscribed(p, groups=RTMGRP_LINK, timeout=10, ns=None):

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from conftest import require_namespaces
-from nslab import RTMGRP_IPV4_IFADDR, Netns, until_subscribed
+from nslab import RTMGRP_IPV4_IFADDR, Netns, until_watching
 
 FULL = "/dev/full"
 ENOSPC_LINE = f"netifc: writing the output: {os.strerror(errno.ENOSPC)}"
@@ -65,9 +65,9 @@ def test_full_disk_ends_a_watch(ns):
             cwd="/",
         )
     try:
-        # once it listens (no one is told: nslab.until_subscribed), one change
+        # once it watches, its tables read (nslab.until_watching), one change
         # is heard, and the write of it fails
-        until_subscribed(p, RTMGRP_IPV4_IFADDR, 30, ns=ns)
+        until_watching(p, RTMGRP_IPV4_IFADDR, 30, ns=ns)
         ns.ip("addr", "add", "10.77.0.1/32", "dev", "lo")
         try:
             p.wait(timeout=30)

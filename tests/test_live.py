@@ -34,6 +34,7 @@ from nslab import (
     settle,
     until_kernel_done,
     until_subscribed,
+    until_watching,
     watch_until,
 )
 
@@ -828,7 +829,7 @@ def test_no_netlink_names_the_platform(monkeypatch):
 
 
 def watch_cli(ns, *args):
-    """netifc --watch ARGS in the namespace, once subscribed."""
+    """netifc --watch ARGS in the namespace, once it watches (its tables read)."""
     p = subprocess.Popen(
         [sys.executable, "-m", "netifc", "--watch", *args],
         stdout=subprocess.PIPE,
@@ -836,7 +837,7 @@ def watch_cli(ns, *args):
         text=True,
         env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)),
     )
-    until_subscribed(p, RTMGRP_LINK, TIMEOUT)
+    until_watching(p, RTMGRP_LINK, TIMEOUT)
     return p
 
 

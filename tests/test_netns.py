@@ -27,7 +27,7 @@ from nslab import (
     ip_links,
     printed_until,
     socket_inodes,
-    until_subscribed,
+    until_watching,
     wait_link_locals,
     watch_until,
 )
@@ -591,7 +591,7 @@ def test_cli_watch_in_a_namespace(nets, backend):
         text=True,
     )
     try:
-        until_subscribed(p, timeout=TIMEOUT, ns=ns)
+        until_watching(p, timeout=TIMEOUT, ns=ns)
         ns.ip("addr", "add", "192.0.2.77/24", "dev", "a0")
         ns.ip("addr", "del", "192.0.2.77/24", "dev", "a0")
         seen, rest = printed_until(

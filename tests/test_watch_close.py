@@ -10,7 +10,6 @@ its waits have ended, and a forked child holds none of it."""
 
 import asyncio
 import os
-import platform
 import random
 import threading
 import time
@@ -19,12 +18,10 @@ import pytest
 
 import netifc
 from conftest import NO_DAD, own_netns
-from nslab import REPORTS, in_forked_child, recheck_until
+from nslab import REPORTS, blocked, in_forked_child, recheck_until
 
 TIMEOUT = 10  # seconds a wait for the kernel, or a stuck thread, may take before the test fails
 ENDED_WITHIN = 1.0  # seconds an iteration may take to end after close() (100 ms is the aim)
-# The system calls a thread blocked in select.poll() or an event loop's select is in.
-WAITING_CALLS = {"x86_64": {7, 271, 232, 281}, "aarch64": {73, 22}}
 LATENCIES = {}
 
 
@@ -77,19 +74,6 @@ def watcher_held():
 def still_held(mine):
     """Which of them this process holds still."""
     return set(held().values()) & mine
-
-
-def blocked(tid):
-    """Whether thread tid is asleep in a poll (or an event loop's wait), as /proc tells."""
-    calls = WAITING_CALLS.get(platform.machine())
-    try:
-        if calls is not None:
-            with open(f"/proc/self/task/{tid}/syscall") as f:
-                return int(f.read().split()[0]) in calls
-        with open(f"/proc/self/task/{tid}/stat") as f:  # elsewhere: asleep at least
-            return f.read().rsplit(")", 1)[1].split()[0] == "S"
-    except (OSError, ValueError, IndexError):  # "running", or the thread gone
-        return False
 
 
 def until_blocked(tid, what):
