@@ -20,7 +20,6 @@ saying what was still missing.
 from __future__ import annotations
 
 import asyncio
-import errno
 import ipaddress
 import math
 import select
@@ -186,16 +185,15 @@ class _Sources:
 
     def __init__(self, who: str, netns: Optional[Namespace], tables: bool, routes: bool) -> None:
         ns: Optional[_NetNS] = _ns_of(netns, who)
-        self._route_sock: Optional[socket.socket] = None
+        self._routes: Optional[_netifc._RouteWatch] = None
         self._live: Optional[Live] = None
         self._calls: Namespace = netns if netns is not None else Namespace()
         self._gateways: Optional[Dict[socket.AddressFamily, Tuple[Gateway, ...]]] = None
         try:
             if routes:
-                if not hasattr(_netifc, "_route_watch"):
+                if not hasattr(_netifc, "_RouteWatch"):
                     raise NotImplementedError("netifc: route notifications need Linux's rtnetlink")
-                fd = _netifc._route_watch(ns) if ns is not None else _netifc._route_watch()
-                self._route_sock = socket.socket(fileno=fd)
+                self._routes = _netifc._RouteWatch(ns)
             if tables:
                 self._live = Live(netns)
         except BaseException:
@@ -204,8 +202,8 @@ class _Sources:
 
     def fds(self) -> List[int]:
         out = [] if self._live is None else [self._live.fileno()]
-        if self._route_sock is not None:
-            out.append(self._route_sock.fileno())
+        if self._routes is not None:
+            out.append(self._routes.fileno())
         return out
 
     def snapshot(self) -> Snapshot:
@@ -226,22 +224,12 @@ class _Sources:
     def woken(self) -> None:
         """After a wake-up: the route notifications pending taken (each one,
         or the kernel's word that it dropped some, means read them again)."""
-        sock = self._route_sock
-        if sock is None:
-            return
-        while True:
-            try:
-                sock.recv(65536, socket.MSG_DONTWAIT)
-            except BlockingIOError:
-                return
-            except OSError as e:
-                if e.errno != errno.ENOBUFS:
-                    raise
+        if self._routes is not None and self._routes.drain():
             self._gateways = None
 
     def close(self) -> None:
-        if self._route_sock is not None:
-            self._route_sock.close()
+        if self._routes is not None:
+            self._routes.close()
         if self._live is not None:
             self._live.close()
 

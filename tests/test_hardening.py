@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 import netifc
 from conftest import require_namespaces
-from netifc import _netifc
+from netifc import _netifc, wait
 from nslab import REPORTS, TOOL_ENV, Netns, in_new_thread, ip_links, own_netlink_ports, watch_until
 
 pytestmark = pytest.mark.backends  # every test, on every backend (conftest.py)
@@ -247,6 +247,11 @@ def every_other_call(lo, lv):
         w.close()
         w.poll(0)
 
+    def route_watch_closed():  # a wait's socket told of route changes
+        r = _netifc._RouteWatch()
+        r.close()
+        r.drain()
+
     def live_opened():
         with netifc.live() as t:
             t.interfaces, t.groups  # noqa: B018
@@ -281,6 +286,9 @@ def every_other_call(lo, lv):
         ("Watcher", watcher, None),
         ("Watcher dropped", watcher_dropped, None),
         ("Watcher closed", watcher_closed, ValueError),
+        ("route wait", lambda: wait.wait_default_route(link=lo, timeout=0), TimeoutError),
+        ("route watch dropped", lambda: _netifc._RouteWatch().drain(), None),
+        ("route watch closed", route_watch_closed, ValueError),
         *netifaces_calls(lo),
     ]
 

@@ -2,6 +2,7 @@
 size are read whole; a dump the kernel keeps interrupting ends in an honest
 EBUSY; a forked child holds nothing of its parent's."""
 
+import contextlib
 import errno
 import json
 import os
@@ -759,6 +760,10 @@ def every_kind_of_call(backend, ns):
         with netifc.Watcher() as w:
             w.poll(0)
 
+    def route_wait():  # its socket told of route changes, open for the wait
+        with contextlib.suppress(TimeoutError):
+            netifc.wait.wait_default_route(link="lo", timeout=0)
+
     kinds = {
         "tables": [
             netifc.interfaces,
@@ -786,6 +791,7 @@ def every_kind_of_call(backend, ns):
             lv.snapshot,
         ],
         "watcher": [watcher],
+        "route wait": [route_wait],
     }
     if ns is not None:
         nlo = ns.interface_by_name("lo")
@@ -828,7 +834,8 @@ def every_kind_of_call(backend, ns):
 def test_fork_while_every_kind_of_call_runs(backend, host):
     """Forks made while threads make every kind of call without pause (the
     tables, one link's addresses, groups, counters and link settings, routes,
-    live() reads, Watchers opened and closed, a NetNS's calls, NetNS opened
+    live() reads, Watchers opened and closed, a wait for a default route (its
+    route notification socket), a NetNS's calls, NetNS opened
     and closed): no child holds a descriptor any of them opened -- no netlink
     socket, no other socket, no /proc/net/igmp{,6}, no namespace link -- only
     the NetNS's own descriptor, which a child keeps by design.  On the getifaddrs backend the C library's

@@ -13,14 +13,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <sys/socket.h>
 
 #include "netlink/backend.h"
 #include "netlink/heard.h"
-#include "netlink/netns.h"
 #include "netlink/routes.h"
 
 struct route_job {
@@ -265,29 +263,4 @@ int netifc_route_get(struct netifc_call *c, int family, const uint8_t *dst, int3
 	if (family != AF_INET && family != AF_INET6)
 		return -EAFNOSUPPORT;
 	return netifc_nl_run(c, ask_routes, &j);
-}
-
-int netifc_route_watch_open(struct netifc_ns *ns)
-{
-	static const int groups[] = { RTNLGRP_IPV4_ROUTE, RTNLGRP_IPV6_ROUTE };
-	struct sockaddr_nl me = { .nl_family = AF_NETLINK };
-	const int type = SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK;
-	size_t i;
-	int fd, r = 0;
-
-	fd = ns ? netifc_ns_socket(ns, AF_NETLINK, type, NETLINK_ROUTE)
-		: socket(AF_NETLINK, type, NETLINK_ROUTE);
-	if (fd < 0)
-		return ns ? fd : -errno;
-	if (bind(fd, (struct sockaddr *)&me, sizeof me) < 0)
-		r = -errno;
-	for (i = 0; r == 0 && i < sizeof groups / sizeof *groups; i++)
-		if (setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &groups[i],
-			       sizeof groups[i]) < 0)
-			r = -errno;
-	if (r < 0) {
-		close(fd);
-		return r;
-	}
-	return fd;
 }

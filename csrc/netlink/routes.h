@@ -13,14 +13,4 @@ int netifc_routes_dump(struct netifc_call *c, int family, uint32_t table, struct
 int netifc_route_get(struct netifc_call *c, int family, const uint8_t *dst, int32_t index,
 		     struct netifc_routes *out);
 
-/*
- * A socket the kernel tells of every route change (RTNLGRP_IPV4_ROUTE and
- * RTNLGRP_IPV6_ROUTE), SOCK_CLOEXEC | SOCK_NONBLOCK, made in ns (NULL: the
- * calling thread's namespace): its descriptor, or a negative errno (-EBADF:
- * ns is closed).  Its datagrams are only signs that the routes changed;
- * the caller reads the routes again, and owns and closes the socket.
- */
-struct netifc_ns;
-int netifc_route_watch_open(struct netifc_ns *ns);
-
 #endif

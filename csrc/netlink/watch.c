@@ -54,7 +54,11 @@ static int join(int fd, int group)
 
 static int open_socket(struct nl_watch *w, struct netifc_ns *ns, unsigned groups)
 {
-	static const int required[] = { RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR };
+	static const int tables[] = { RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR };
+	static const int routes[] = { RTNLGRP_IPV4_ROUTE, RTNLGRP_IPV6_ROUTE };
+	const int route_watch = (groups & NL_WATCH_ROUTES) != 0;
+	const int *required = route_watch ? routes : tables;
+	const size_t n_required = route_watch ? 2 : 3;
 	struct sockaddr_nl me = { .nl_family = AF_NETLINK };
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 	int rcvbuf = WATCH_RCVBUF;
@@ -71,9 +75,13 @@ static int open_socket(struct nl_watch *w, struct netifc_ns *ns, unsigned groups
 	if (bind(w->fd, (struct sockaddr *)&me, sizeof me) < 0 ||
 	    connect(w->fd, (struct sockaddr *)&kernel, sizeof kernel) < 0)
 		return -errno;
-	for (i = 0; i < sizeof required / sizeof *required; i++)
+	for (i = 0; i < n_required; i++)
 		if (join(w->fd, required[i]) < 0)
 			return -errno;
+	if (route_watch) { /* no other group */
+		w->groups = NL_WATCH_ROUTES;
+		groups = 0;
+	}
 	if ((groups & NL_WATCH_MCAST4) && join(w->fd, RTNLGRP_IPV4_MCADDR_) == 0)
 		w->groups |= NL_WATCH_MCAST4;
 	if ((groups & NL_WATCH_MCAST6) && join(w->fd, RTNLGRP_IPV6_MCADDR_) == 0)
@@ -209,6 +217,27 @@ int nl_watch_read(struct nl_watch *w, struct nl_events *ev)
 			break;
 	pthread_mutex_unlock(&w->lock);
 	return r < 0 ? r : 0;
+}
+
+int nl_watch_drain(struct nl_watch *w)
+{
+	uint32_t sender;
+	ssize_t n = 0;
+	int heard = 0, i;
+
+	pthread_mutex_lock(&w->lock);
+	if (w->fd < 0)
+		n = -EBADF;
+	for (i = 0; n >= 0 && i < WATCH_MAX_READS; i++) {
+		if ((n = peek_one(w, &sender)) == -ENOBUFS) {
+			heard++; /* the kernel dropped some: look again all the same */
+			n = 0;
+		} else if (n >= 0 && (n = take_one(w, NULL, 0)) >= 0 && sender == 0) {
+			heard++; /* (another sender's: taken, not counted) */
+		}
+	}
+	pthread_mutex_unlock(&w->lock);
+	return n < 0 && n != -EAGAIN ? (int)n : heard;
 }
 
 int nl_watch_name(struct nl_watch *w, int32_t index, char name[NETIFC_NAMESIZ])

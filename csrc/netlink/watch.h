@@ -16,10 +16,13 @@
 /* Which of the optional groups the kernel let the socket join. */
 #define NL_WATCH_MCAST4 1u      /* RTNLGRP_IPV4_MCADDR */
 #define NL_WATCH_MCAST6 2u      /* RTNLGRP_IPV6_MCADDR */
+/* Asked for, instead of the links' and addresses' groups: the IPv4 and IPv6
+ * routes' (a wait for a default route: nl_watch_drain tells it to look again). */
+#define NL_WATCH_ROUTES 4u
 
 struct nl_watch {
 	int fd;   /* -1 once closed, here or by a fork in the child */
-	unsigned groups;        /* NL_WATCH_MCAST4 | NL_WATCH_MCAST6 */
+	unsigned groups;        /* NL_WATCH_MCAST4 | NL_WATCH_MCAST6 | NL_WATCH_ROUTES */
 	uint8_t *buf;           /* NULL (a read uses its stack) until a datagram outgrows that */
 	size_t size;
 	pthread_mutex_t lock;   /* one read or close at a time */
@@ -32,9 +35,18 @@ struct netifc_ns;
  * Opens the socket (SOCK_CLOEXEC | SOCK_NONBLOCK) in the network namespace
  * ns (netlink/netns.h, made there under its lock; NULL: the calling
  * thread's), joining those of the optional groups in `groups` the kernel
- * has: 0 or a negative errno (-EBADF: ns is closed).
+ * has -- or, with NL_WATCH_ROUTES, the route groups alone: 0 or a negative
+ * errno (-EBADF: ns is closed).
  */
 int nl_watch_open(struct nl_watch *w, struct netifc_ns *ns, unsigned groups);
+
+/*
+ * Takes every datagram pending without blocking, unparsed (a route watch's:
+ * what matters is that something changed): how many of the kernel's it
+ * took, the kernel's word that it dropped some counting as one; or a
+ * negative errno (-EBADF once closed).  At most WATCH_MAX_READS a call.
+ */
+int nl_watch_drain(struct nl_watch *w);
 
 /*
  * Takes every datagram pending, without blocking, and appends its events

@@ -262,7 +262,8 @@ static const struct part {
 	 netifc_counters_functions},
 #ifdef __linux__
 	{&netifc_hop_record, offsetof(modstate, NextHop), NULL, NULL},
-	{&netifc_route_record, offsetof(modstate, Route), NULL, netifc_routes_functions},
+	{&netifc_route_record, offsetof(modstate, Route), netifc_route_watch_add,
+	 netifc_routes_functions},
 	{NULL, 0, netifc_netns_add, NULL},                     /* _NetNS */
 	{NULL, 0, netifc_live_add, NULL},                      /* _Tables */
 	{NULL, 0, netifc_compat_add, netifc_compat_functions},

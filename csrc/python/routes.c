@@ -1,7 +1,7 @@
 /*
- * python/routes.c -- routes as immutable Python objects (Route, NextHop) and the
- * module's route functions (_routes, _route_get), which module.c adds.
- * Linux only.
+ * python/routes.c -- routes as immutable Python objects (Route, NextHop), the
+ * module's route functions (_routes, _route_get) and _RouteWatch (a wait's
+ * route notifications), which module.c adds.  Linux only.
  *
  * A Route holds its C record and a tuple of its next hops; a NextHop holds
  * its record.  Texts, enums and ipaddress objects are made by getters when
@@ -12,11 +12,13 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
 #include <sys/socket.h>
 
 #include "netlink/routes.h"
+#include "netlink/watch.h"
 #include "python/netns.h"
 
 typedef struct {
@@ -441,37 +443,151 @@ static PyObject *m_register_routes(PyObject *m, PyObject *args)
 	Py_RETURN_NONE;
 }
 
-/* _route_watch(netns=None): a socket told of route changes (netifc_route_watch_open). */
-static PyObject *m_route_watch(PyObject *m, PyObject *args)
+/*
+ * _RouteWatch(netns=None): a socket the kernel tells of every route change
+ * (IPv4 and IPv6), made in the namespace, on the fork registry as every
+ * watch is (netlink/watch.h, NL_WATCH_ROUTES): a forked child holds none.
+ * Its datagrams are only signs that the routes changed (drain()).
+ */
+typedef struct {
+	PyObject_HEAD
+	struct nl_watch *w;     /* NULL only while made */
+} RouteWatchObject;
+
+#define RW(o) (((RouteWatchObject *)(o))->w)
+
+static PyObject *rw_closed_error(void)
 {
-	struct netifc_ns *ns = NULL;
+	return PyErr_Format(PyExc_ValueError, "the route watch is closed");
+}
+
+static PyObject *rw_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = {"netns", NULL};
+	struct netifc_call call = {.step = "netlink route notification socket"};
 	PyObject *netns = Py_None;      /* a _NetNS: the socket made there */
+	RouteWatchObject *o;
 	int r;
 
-	(void)m;
-	if (!PyArg_ParseTuple(args, "|O:_route_watch", &netns))
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:_RouteWatch", kwlist, &netns))
 		return NULL;
-	if (netns != Py_None && !(ns = netifc_ns_core(netns)))
+	if (netns != Py_None && !(call.ns = netifc_ns_core(netns)))
 		return NULL;
-	Py_BEGIN_ALLOW_THREADS
-	r = netifc_route_watch_open(ns);
-	Py_END_ALLOW_THREADS
-	if (r == -EBADF && ns)
-		return netifc_closed_ns_error();
-	if (r < 0) {
-		PyObject *e = Py_BuildValue("(is)", -r, "netlink route notification socket");
-
-		if (e) {
-			PyErr_SetObject(PyExc_OSError, e);
-			Py_DECREF(e);
-		}
+	if (!(o = (RouteWatchObject *)NETIFC_TP_ALLOC(tp)(tp, 0)))
 		return NULL;
+	if (!(o->w = malloc(sizeof *o->w))) {
+		Py_DECREF(o);
+		return PyErr_NoMemory();
 	}
-	return PyLong_FromLong(r);
+	Py_BEGIN_ALLOW_THREADS
+	r = nl_watch_open(o->w, call.ns, NL_WATCH_ROUTES);
+	Py_END_ALLOW_THREADS
+	if (r < 0) {
+		free(o->w); /* nl_watch_open undid all it did */
+		o->w = NULL;
+		Py_DECREF(o);
+		return netifc_core_error(netifc_state_of_type(tp), &call, r, NULL);
+	}
+	return (PyObject *)o;
+}
+
+static void rw_dealloc(PyObject *self)
+{
+	PyTypeObject *tp = Py_TYPE(self);
+
+	if (RW(self)) {
+		nl_watch_free(RW(self));
+		free(RW(self));
+	}
+	NETIFC_TP_FREE(tp)(self);
+	Py_DECREF(tp);
+}
+
+static PyObject *rw_fileno(PyObject *self, PyObject *unused)
+{
+	int fd = __atomic_load_n(&RW(self)->fd, __ATOMIC_ACQUIRE);
+
+	(void)unused;
+	return fd < 0 ? rw_closed_error() : PyLong_FromLong(fd);
+}
+
+static PyObject *rw_drain(PyObject *self, PyObject *unused)
+{
+	struct netifc_call call = {.step = "netlink route notifications"};
+	int r;
+
+	(void)unused;
+	Py_BEGIN_ALLOW_THREADS
+	r = nl_watch_drain(RW(self));
+	Py_END_ALLOW_THREADS
+	if (r == -EBADF)
+		return rw_closed_error();
+	return r < 0 ? netifc_core_error(netifc_state_of_type(Py_TYPE(self)), &call, r, NULL)
+		     : PyLong_FromLong(r);
+}
+
+static PyObject *rw_close(PyObject *self, PyObject *unused)
+{
+	(void)unused;
+	Py_BEGIN_ALLOW_THREADS
+	nl_watch_close(RW(self));
+	Py_END_ALLOW_THREADS
+	Py_RETURN_NONE;
+}
+
+static PyObject *rw_closed(PyObject *self, void *c)
+{
+	(void)c;
+	return PyBool_FromLong(__atomic_load_n(&RW(self)->fd, __ATOMIC_ACQUIRE) < 0);
+}
+
+static PyMethodDef rw_methods[] = {
+	{"fileno", rw_fileno, METH_NOARGS,
+	 "fileno($self, /)\n--\n\nThe socket's descriptor, to poll: readable once routes changed."},
+	{"drain", rw_drain, METH_NOARGS,
+	 "drain($self, /)\n--\n\nTake every notification pending: how many (0: none)."},
+	{"close", rw_close, METH_NOARGS,
+	 "close($self, /)\n--\n\nClose the socket (again: nothing)."},
+	{NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef rw_getset[] = {
+	{"closed", rw_closed, NULL, "True once closed (or in a child forked since).", NULL},
+	{NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot rw_slots[] = {
+	{Py_tp_doc, "_RouteWatch(netns=None)\n--\n\n"
+		    "A socket told of every route change (private: netifc.wait's)."},
+	{Py_tp_new, rw_new},
+	{Py_tp_dealloc, rw_dealloc},
+	{Py_tp_methods, rw_methods},
+	{Py_tp_getset, rw_getset},
+	{0, NULL},
+};
+
+static PyType_Spec rw_spec = {
+	"netifc._netifc._RouteWatch",
+	sizeof(RouteWatchObject),
+	0,
+	Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
+	rw_slots,
+};
+
+int netifc_route_watch_add(PyObject *m, modstate *st)
+{
+	PyObject *tp = PyType_FromModuleAndSpec(m, &rw_spec, NULL);
+	int r;
+
+	(void)st;
+	if (!tp)
+		return -1;
+	r = PyModule_AddObjectRef(m, "_RouteWatch", tp);
+	Py_DECREF(tp);
+	return r;
 }
 
 PyMethodDef netifc_routes_functions[] = {
-	{"_route_watch", m_route_watch, METH_VARARGS, NULL},
 	{"_routes", m_routes, METH_VARARGS, NULL},
 	{"_route_get", m_route_get, METH_VARARGS, NULL},
 	{"_register_routes", m_register_routes, METH_VARARGS, NULL},

@@ -10,4 +10,7 @@
 extern const struct netifc_record_type netifc_route_record, netifc_hop_record;
 extern PyMethodDef netifc_routes_functions[];
 
+/* Adds the _RouteWatch type (a wait's route notifications) to module m. */
+int netifc_route_watch_add(PyObject *m, modstate *st);
+
 #endif
