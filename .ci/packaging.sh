@@ -8,8 +8,8 @@
 #   4. mypy --strict on the installed package and on a typed use of it,
 #      and stubtest of the installed extension against its stubs.
 # (The unpacked sdist's suite against a wheel built from it, in a fresh venv,
-# is .ci/wheels.sh's, on every CPython and this python3 among them: run here
-# too, it was the same run a second time, some 15 minutes of CI.)
+# is .ci/wheels.sh's, on every CPython 3.9-3.13 it is given: run here too,
+# on python3, it was that run again, some 15 minutes of CI.)
 # Standalone: bash .ci/packaging.sh from the repository's root, as root, on
 # a fresh Debian 12 (PYTHON picks the interpreter; python3 by default).
 set -euo pipefail
