@@ -291,6 +291,7 @@ class Route:
     def __eq__(self, value: object, /) -> bool: ...
 
 def _routes(family: int, table: int, netns: _NetNS | None = ..., /) -> tuple[Route, ...]: ...
+
 # Linux only: netifc.wait's socket told of route changes.
 @final
 class _RouteWatch:
