@@ -206,6 +206,16 @@ def _tables(live: bool, netns: Optional[Namespace] = None) -> _Tables:
 # ---- Watcher ----------------------------------------------------------------------
 
 
+_LOCK = threading.RLock()
+"""Every wake's descriptors and counts are changed under this one lock, and
+the thread that forks holds it across the fork: so a child never closes a
+number that a thread of the parent has closed and reused meanwhile (a wake
+made, closed or finalized in another thread as the fork came), and, being
+one, it is never taken while another is held (a finalizer that the cyclic
+collector runs inside a wake's work takes it again, which an RLock allows;
+so does a signal handler's close())."""
+
+
 class _Wake:
     """What ends a Watcher's waits when it is closed, from any thread: a pipe
     whose write end ``close()`` closes. A wait polls the read end beside the
@@ -217,20 +227,20 @@ class _Wake:
     that a close may have freed for reuse. A forked child closes the pipe
     (its Watcher is closed there, as the socket is)."""
 
-    __slots__ = ("_lock", "_r", "_w", "_waits", "_copies", "closing", "__weakref__")
+    __slots__ = ("_r", "_w", "_waits", "_copies", "closing", "__weakref__")
 
     def __init__(self) -> None:
-        self._lock = threading.RLock()  # a signal handler's close() may come within
         self._r = self._w = -1
         self._waits = 0
         self._copies: Set[Tuple[int, int]] = set()
         self.closing = False
-        self._r, self._w = os.pipe()  # not inherited by exec (O_CLOEXEC)
-        _WAKES.add(self)
+        with _LOCK:  # no fork between the pipe and its listing
+            self._r, self._w = os.pipe()  # not inherited by exec (O_CLOEXEC)
+            _WAKES.add(self)
 
     def enter(self) -> Optional[int]:
         """The read end, for one blocking wait, which leave()s after; None once closing."""
-        with self._lock:
+        with _LOCK:
             self._waits += 1  # first: a close() from a signal handler keeps the read end then
             if not self.closing:
                 return self._r
@@ -238,7 +248,7 @@ class _Wake:
         return None
 
     def leave(self) -> None:
-        with self._lock:
+        with _LOCK:
             self._waits -= 1
             if self.closing and not self._waits:
                 self._close_read_end()
@@ -246,20 +256,20 @@ class _Wake:
     def copies(self, fd: int) -> Optional[Tuple[int, int]]:
         """Copies of the socket fd and of the read end, for an event loop's
         readers (uncopy() when removed); None once closing (or fd closed)."""
-        try:
-            sock = os.dup(fd)  # fd closed meanwhile, and reused: then the read end ends it
-        except OSError:
-            return None
-        with self._lock:
+        with _LOCK:
+            try:
+                sock = os.dup(fd)  # fd closed meanwhile, and reused: then the read end ends it
+            except OSError:
+                return None
             if not self.closing:
                 pair = (sock, os.dup(self._r))
                 self._copies.add(pair)
                 return pair
-        os.close(sock)
-        return None
+            os.close(sock)
+            return None
 
     def uncopy(self, pair: Tuple[int, int]) -> None:
-        with self._lock:
+        with _LOCK:
             if pair in self._copies:  # (not when a fork closed them)
                 self._copies.discard(pair)
                 for fd in pair:
@@ -267,7 +277,7 @@ class _Wake:
 
     def set(self) -> None:
         """Closing: every wait ends, now and from now on."""
-        with self._lock:
+        with _LOCK:
             self.closing = True
             if self._w >= 0:
                 os.close(self._w)
@@ -280,51 +290,42 @@ class _Wake:
             os.close(self._r)
             self._r = -1
 
-    def _forked(self) -> None:
-        """In a forked child, whose only thread waits on none of it."""
-        self._lock = threading.RLock()  # perhaps held by a thread the child lacks
-        self._waits = 0
+    def _close_copies(self) -> None:
         for pair in self._copies:
             for fd in pair:
                 os.close(fd)
         self._copies = set()
+
+    def _forked(self) -> None:
+        """In a forked child, whose only thread waits on none of it."""
+        self._waits = 0
+        self._close_copies()
         self.set()
 
     def __del__(self) -> None:
-        for fd in (self._r, self._w):
-            if fd >= 0:
-                os.close(fd)
-        for pair in self._copies:
-            for fd in pair:
-                os.close(fd)
+        with _LOCK:  # each number marked closed as it is closed, for a fork to come
+            self._waits = 0
+            self._close_copies()
+            self.set()
 
 
 _WAKES: weakref.WeakSet[_Wake] = weakref.WeakSet()
 
 
-_HELD: List[_Wake] = []  # each wake's lock, held across a fork by the thread that forks
-
-
 def _before_fork() -> None:
-    """No wake mid-close at the fork: a child never closes a descriptor
-    number that another thread closed and the parent has since reused."""
-    _HELD[:] = list(_WAKES)
-    for wake in _HELD:
-        wake._lock.acquire()
+    """No wake made, closed or finalized at the fork (see _LOCK)."""
+    _LOCK.acquire()
 
 
 def _after_fork_in_parent() -> None:
-    for wake in _HELD:
-        wake._lock.release()
-    _HELD.clear()
+    _LOCK.release()
 
 
 def _forked() -> None:
-    for wake in _HELD:
-        wake._lock.release()  # this thread's, taken before the fork
-    _HELD.clear()
-    for wake in list(_WAKES):
-        wake._forked()
+    _LOCK.release()  # this thread's, taken before the fork
+    with _LOCK:
+        for wake in list(_WAKES):
+            wake._forked()
 
 
 if hasattr(os, "register_at_fork"):
