@@ -543,13 +543,36 @@ def _met_json(met: Tuple[object, ...]) -> Dict[str, object]:
     return {"links": links, "gateways": gateways}
 
 
+def _negative_timeout_joined(argv: List[str]) -> List[str]:
+    """--timeout -1 as --timeout=-1: argparse takes a word like -1 for an
+    option here (-4 and -6 are options) and would say only that --timeout
+    expected one argument, where the range check below says what is wrong."""
+    out = list(argv)
+    for i, word in enumerate(out[:-1]):
+        if word == "--":
+            break
+        if word == "--timeout" and out[i + 1][:1] == "-":
+            try:
+                float(out[i + 1])
+            except ValueError:
+                continue
+            out[i : i + 2] = [f"--timeout={out[i + 1]}"]
+            break
+    return out
+
+
 def _wait_main(argv: List[str]) -> int:
-    from .wait import _run
+    from .wait import _link_arg, _run
 
     parser = _wait_parser()
-    args = parser.parse_args(argv)
-    if any(not n for n in args.interface):
-        parser.error("argument -i/--interface: an interface name cannot be empty")
+    args = parser.parse_args(_negative_timeout_joined(argv))
+    for name in args.interface:
+        try:
+            _link_arg("netifc wait", name)
+        except ValueError:
+            parser.error(
+                f"argument -i/--interface: {name!r} is no interface name (1 to 15 bytes, no NUL)"
+            )
     if args.timeout != args.timeout or args.timeout < 0:
         parser.error(f"argument --timeout: must be 0 or more seconds, not {args.timeout:g}")
     if args.any and not args.interface:
