@@ -296,17 +296,17 @@ class _Wake:
                 os.close(fd)
         self._copies = set()
 
-    def _forked(self) -> None:
-        """In a forked child, whose only thread waits on none of it."""
+    def _end(self) -> None:
+        """Every descriptor closed, each marked closed as it is (for a fork to
+        come), where no wait can be under way: in a forked child, whose only
+        thread waits on none of it, or in the finalizer. Under _LOCK."""
         self._waits = 0
         self._close_copies()
         self.set()
 
     def __del__(self) -> None:
-        with _LOCK:  # each number marked closed as it is closed, for a fork to come
-            self._waits = 0
-            self._close_copies()
-            self.set()
+        with _LOCK:
+            self._end()
 
 
 _WAKES: weakref.WeakSet[_Wake] = weakref.WeakSet()
@@ -322,10 +322,11 @@ def _after_fork_in_parent() -> None:
 
 
 def _forked() -> None:
-    _LOCK.release()  # this thread's, taken before the fork
-    with _LOCK:
+    try:
         for wake in list(_WAKES):
-            wake._forked()
+            wake._end()
+    finally:
+        _LOCK.release()  # this thread's, taken before the fork
 
 
 if hasattr(os, "register_at_fork"):
