@@ -427,6 +427,7 @@ def test_ifaddresses_asks_for_one_link(nflab):
     assert not any("RTM_GETROUTE" in c for c in calls), calls
 
 
+@pytest.mark.soak
 def test_no_leak(nflab):
     """Descriptors and memory stay flat over many calls."""
     import gc

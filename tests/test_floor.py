@@ -262,6 +262,7 @@ def test_kept_asks_on_one_socket_fresh_on_many(lo):
     assert samples > 5 and len(seen) > 5, (samples, seen)
 
 
+@pytest.mark.soak
 def test_no_leak_of_memory_or_descriptors(lo, links):
     """Every path, good and bad, many times: memory and descriptors held steady."""
     import tracemalloc

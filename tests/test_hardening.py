@@ -17,7 +17,16 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 import netifc
 from conftest import require_namespaces
 from netifc import _netifc, wait
-from nslab import REPORTS, TOOL_ENV, Netns, in_new_thread, ip_links, own_netlink_ports, watch_until
+from nslab import (
+    REPORTS,
+    TOOL_ENV,
+    Netns,
+    in_new_thread,
+    ip_links,
+    own_netlink_ports,
+    soak_rounds,
+    watch_until,
+)
 
 pytestmark = pytest.mark.backends  # every test, on every backend (conftest.py)
 
@@ -103,13 +112,18 @@ def leak_rounds(backend):
     (they share the object code above the core); on the default, 40,000 where
     the C heap is measured to the byte (16 KiB over 40,000 rounds: one lost
     32-byte chunk every 80 calls shows) or LeakSanitizer judges it (one lost
-    block shows), else 200,000, for RSS alone (a leak of 2 bytes a call
-    passes 4 MiB)."""
+    block shows; a tenth of it there, soak_rounds), else 200,000, for RSS
+    alone (a leak of 2 bytes a call passes 4 MiB)."""
     if backend != "netlink":
-        return 10_000
-    return 40_000 if c_heap_bytes() is not None or os.environ.get("NETIFC_ASAN") else 200_000
+        return soak_rounds(10_000)
+    return (
+        soak_rounds(40_000)
+        if c_heap_bytes() is not None or os.environ.get("NETIFC_ASAN")
+        else 200_000
+    )
 
 
+@pytest.mark.soak
 def test_no_leak_of_memory_refs_or_descriptors(backend):
     lo = loopback()
     calls = every_call(lo)
@@ -145,6 +159,7 @@ def test_no_leak_of_memory_refs_or_descriptors(backend):
     assert after - before < 64 << 10, f"Python heap grew {after - before} bytes"
 
 
+@pytest.mark.soak
 def test_no_leak_when_calls_fail(backend):
     """Calls failing midway (no descriptor left) leak neither memory nor descriptors."""
     lo = loopback()
@@ -317,13 +332,14 @@ def netifaces_calls(lo):
 OTHER_LEAK_ROUNDS = {"netlink": 20_000}
 
 
+@pytest.mark.soak
 def test_no_leak_over_every_other_kind_of_call(backend):
     """Routes, counters, link settings, live() reads and live tables and
     Watchers opened, dropped and closed, with their error paths: descriptors,
     objects, RSS, the C heap and the Python heap hold steady."""
     lo = loopback()
     with netifc.live() as lv:
-        assert_no_leak(every_other_call(lo, lv), OTHER_LEAK_ROUNDS.get(backend, 3_000))
+        assert_no_leak(every_other_call(lo, lv), soak_rounds(OTHER_LEAK_ROUNDS.get(backend, 3_000)))
 
 
 class AddrToggle:
@@ -367,6 +383,7 @@ def heard(w, kind, address, seconds=10):
     )
 
 
+@pytest.mark.soak
 @pytest.mark.backends(
     "netlink", "netlink-nostrict", "netlink-procmcast4", "netlink-procmcast", "netlink-ioctl"
 )

@@ -493,6 +493,7 @@ def settled(ns):
     return now
 
 
+@pytest.mark.soak
 def test_churn_soak(ns):
     """Two rounds of churn with readers in four threads (each read one
     consistent table); after each, live() and the replayed Watcher equal a

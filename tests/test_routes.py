@@ -26,7 +26,7 @@ import pytest
 import netifc
 from conftest import require_namespaces
 from netifc import _netifc
-from nslab import REPORTS, Netns, in_new_thread
+from nslab import REPORTS, Netns, in_new_thread, soak_rounds
 
 AF = {4: socket.AF_INET, 6: socket.AF_INET6}
 TABLE_NUMBERS = {"default": 253, "main": 254, "local": 255}
@@ -651,11 +651,12 @@ def route_calls():
     ]
 
 
+@pytest.mark.soak
 def test_no_leak_of_memory_refs_or_descriptors(rtlab, backend):
     from test_hardening import call_all, open_fds, rss_bytes
 
     calls = route_calls()
-    rounds = 20_000 if backend == "netlink" else 5_000
+    rounds = soak_rounds(20_000 if backend == "netlink" else 5_000)
 
     def leak_rounds():
         with rtlab.entered():
@@ -672,6 +673,7 @@ def test_no_leak_of_memory_refs_or_descriptors(rtlab, backend):
         assert rss_growth < 4 << 20, f"RSS grew {rss_growth} bytes over {rounds} rounds"
 
 
+@pytest.mark.soak
 def test_no_leak_when_calls_fail(rtlab, backend):
     """Route calls failing for want of a descriptor leak neither memory nor descriptors."""
     from test_hardening import open_fds, rss_bytes
