@@ -15,7 +15,9 @@ import gc
 import ipaddress
 import json
 import os
+import re
 import resource
+import shutil
 import socket
 import subprocess
 import sys
@@ -628,6 +630,66 @@ def test_ten_thousand_routes(backend):
         )
     finally:
         ns.delete()
+
+
+# ---- what a route dump asks of the kernel -----------------------------------------------
+
+# A child that calls routes() and default_gateways() between markers
+# (getppid), after two calls that make its kept socket and learn its size.
+HEARING_CHILD = r"""
+import os, netifc
+netifc.routes(); netifc.routes()
+os.getppid()
+for _ in range(5):
+    netifc.routes(); netifc.default_gateways(); netifc.routes(table="all")
+os.getppid()
+"""
+
+
+def groups_joined(ns):
+    """The notification groups HEARING_CHILD's calls joined in ns, as strace
+    decodes its setsockopt calls."""
+    if not shutil.which("strace"):
+        if os.environ.get("CI"):
+            pytest.fail("CI must run the route dump's request test: strace is missing")
+        pytest.skip("the route dump's request test needs strace")
+    r = ns.run(
+        [
+            "strace",
+            "-qq",
+            "-e",
+            "signal=none",
+            "-e",
+            "trace=getppid,setsockopt",
+            sys.executable,
+            "-c",
+            HEARING_CHILD,
+        ],
+        capture_output=True,
+        text=True,
+        cwd="/",
+    )
+    assert r.returncode == 0, r.stderr[-2000:]
+    parts = r.stderr.split("getppid()")
+    assert len(parts) == 3, r.stderr[-2000:]
+    named = {"11": "RTNLGRP_IPV6_ROUTE"}  # strace names it, or not
+    return [named.get(g, g) for g in re.findall(r"NETLINK_ADD_MEMBERSHIP, \[(\w+)\]", parts[1])]
+
+
+def test_a_route_dump_of_one_datagram_hears_nothing(rtlab):
+    """A route table the kernel lists in one datagram is walked at once
+    (docs/routes.rst), so routes() and default_gateways() there join no
+    notification group: one dump each, though the kernel sends the dump's
+    NLMSG_DONE in a datagram of its own.  Beside it, an IPv6 table of 2,000
+    routes (several datagrams) is heard while it is dumped."""
+    assert groups_joined(rtlab) == []
+    big = Netns("rtbig")
+    try:
+        big.batch([f"route add blackhole 2001:db8:f::{i:x}/128" for i in range(1, 2001)])
+        joined = groups_joined(big)
+    finally:
+        big.delete()
+    assert joined and set(joined) == {"RTNLGRP_IPV6_ROUTE"}, joined
 
 
 # ---- no leak, on every path ------------------------------------------------------------

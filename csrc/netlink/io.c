@@ -144,6 +144,21 @@ static int of_reply(const struct nl_walk *w, const uint8_t *buf, size_t len)
 	return h.nlmsg_seq == w->seq && h.nlmsg_pid == w->portid;
 }
 
+/*
+ * A datagram that holds records: not the NLMSG_DONE (or error) alone that
+ * ends a dump, which the kernel sends on its own when the records filled
+ * the datagram before.
+ */
+static int holds_records(const uint8_t *buf, size_t len)
+{
+	struct nlmsghdr h;
+
+	if (len < sizeof h)
+		return 0;
+	memcpy(&h, buf, sizeof h);
+	return h.nlmsg_type != NLMSG_DONE && h.nlmsg_type != NLMSG_ERROR;
+}
+
 int nl_talk(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *ctx)
 {
 	return nl_talk_heard(s, req, cb, ctx, NULL, NULL);
@@ -180,7 +195,7 @@ int nl_talk_heard(struct nl_sock *s, struct nlmsghdr *req, nl_msg_cb cb, void *c
 		if (heard && !of_reply(&w, s->buf, (size_t)n)) {
 			if ((r = heard(heard_ctx, s->buf, (size_t)n)) < 0)
 				return r;
-		} else {
+		} else if (holds_records(s->buf, (size_t)n)) {
 			s->datagrams++;
 		}
 		r = nl_walk(&w, s->buf, (size_t)n);

@@ -20,7 +20,7 @@ struct nl_sock {
 	int dirty;              /* a reply was not read to its end: never reuse */
 	int no_mcast4;          /* the kernel refused IPv4 RTM_GETMULTICAST */
 	unsigned churn;         /* address dumps left to ask while hearing (nl_listen) */
-	unsigned datagrams;     /* of the last reply */
+	unsigned datagrams;     /* of the last reply that held records */
 	int routes6_big;        /* the last IPv6 route dump took more than one datagram */
 	int groups_big;         /* so did the last group dump of every link */
 	uint8_t *buf;
