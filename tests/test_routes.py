@@ -28,7 +28,7 @@ import pytest
 import netifc
 from conftest import require_namespaces
 from netifc import _netifc
-from nslab import REPORTS, Netns, in_new_thread, soak_rounds
+from nslab import REPORTS, Netns, in_new_thread, settle, soak_rounds
 
 AF = {4: socket.AF_INET, 6: socket.AF_INET6}
 TABLE_NUMBERS = {"default": 253, "main": 254, "local": 255}
@@ -144,6 +144,9 @@ def build_routes_lab():
                 "route add 2001:db8:74::/48 via 2001:db8:1::1",
             ]
         )
+        # The links' own routes (their link-locals', IPv6's multicast route)
+        # come when the kernel's link watch sees the carrier: all there.
+        settle(ns, timeout=60)
         return ns
     except BaseException:
         ns.delete()
@@ -594,6 +597,8 @@ def test_ten_thousand_routes(backend):
     require_namespaces()
     ns = Netns("rtscale")
     try:
+        ns.sysctl("net.ipv6.conf.all.accept_dad", 0)
+        ns.sysctl("net.ipv6.conf.default.accept_dad", 0)
         ns.batch(
             [
                 "link add vs type veth peer name vt",
@@ -612,6 +617,9 @@ def test_ten_thousand_routes(backend):
             ]
             + [f"route add 2001:db8:{i:x}::/48 via 2001:db8::1" for i in range(1, 3001)]
         )
+        # vs's and vt's own routes (their link-locals', IPv6's multicast
+        # route) come when the link watch sees their carrier: all there first.
+        settle(ns, timeout=60)
         t = time.perf_counter()
         ours = in_ns(ns, lambda: netifc.routes(None, "all"))
         took = time.perf_counter() - t
