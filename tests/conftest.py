@@ -14,6 +14,7 @@ made before any backend is asked, types, flags, packaging and docs stay
 unmarked, so they run once.
 """
 
+import collections
 import contextlib
 import os
 import shutil
@@ -122,6 +123,37 @@ def host():
 def where(request):
     """The host's own links, then the lab namespace's."""
     return request.getfixturevalue(request.param)
+
+
+# Past this many items, two collections that differ are explained by what
+# differs, not by pytest's own diff: difflib is quadratic, and its diff of
+# two lists of 10,000 routes took 23 minutes of a CI step.
+LONG = 1000
+
+
+def pytest_assertrepr_compare(config, op, left, right):
+    """left == right failed on a long list, tuple, set or dict: their sizes,
+    the first index where two sequences differ, and a few of the items (or
+    keys) each has that the other lacks, counted by repr."""
+    kinds = (list, tuple, set, frozenset, dict)
+    if op != "==" or not (isinstance(left, kinds) and isinstance(right, kinds)):
+        return None
+    if max(len(left), len(right)) <= LONG:
+        return None
+    lines = [f"{type(left).__name__} of {len(left)} != {type(right).__name__} of {len(right)}"]
+    if isinstance(left, (list, tuple)) and isinstance(right, (list, tuple)):
+        at = next((i for i, (a, b) in enumerate(zip(left, right)) if a != b), None)
+        if at is not None:
+            lines += [f"first differing index {at}:", f"  {left[at]!r}", f"  {right[at]!r}"]
+    if isinstance(left, dict) and isinstance(right, dict):
+        changed = [k for k in left.keys() & right.keys() if left[k] != right[k]]
+        lines += [f"{len(changed)} keys differ, among them:"]
+        lines += [f"  {k!r}: {left[k]!r} != {right[k]!r}" for k in changed[:5]]
+    ours, theirs = collections.Counter(map(repr, left)), collections.Counter(map(repr, right))
+    for name, extra in (("left", ours - theirs), ("right", theirs - ours)):
+        items = sorted(extra.elements())
+        lines += [f"only in {name} ({len(items)}, by repr):"] + [f"  {x}" for x in items[:10]]
+    return lines
 
 
 def pytest_terminal_summary(terminalreporter):
