@@ -577,6 +577,15 @@ def soak_rounds(n):
     return max(n // 10, 500) if os.environ.get("NETIFC_ASAN") else n
 
 
+def require_strace(what):
+    """strace, which a test reads what is asked of the kernel with: skips
+    without it, but on CI (which installs it), where it fails."""
+    if not shutil.which("strace"):
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run {what}: strace is missing")
+        pytest.skip(f"{what} needs strace (apt-get install strace)")
+
+
 def require_fork():
     """Skips the test where a forked child can hang for reasons not netifc's."""
     if os.environ.get("NETIFC_ASAN"):

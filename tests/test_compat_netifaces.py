@@ -14,7 +14,6 @@ table dump.
 import ast
 import os
 import re
-import shutil
 import subprocess
 import sys
 
@@ -22,7 +21,7 @@ import pytest
 
 from conftest import require_namespaces
 from netifc import _netifc
-from nslab import BYTES_NAME, TOOL_ENV, build_lab
+from nslab import BYTES_NAME, TOOL_ENV, build_lab, require_strace
 
 if os.environ.get("NETIFC_ASAN"):
     pass  # netifaces asked in a child process (_InChild, below)
@@ -388,8 +387,7 @@ def test_no_gateway_equals_netifaces(nflab):
 def test_ifaddresses_asks_for_one_link(nflab):
     """What the kernel is asked, seen by strace: the link by name (no dump),
     its addresses by index; no ioctl of the drop-in's own, nothing else."""
-    if not shutil.which("strace"):
-        pytest.skip("needs strace (apt-get install strace), which sees the requests")
+    require_strace("the drop-in's request test")
     code = (
         "import os, netifc.compat.netifaces as n\n"
         "n.ifaddresses('lo')\n"  # the socket made, the imports done

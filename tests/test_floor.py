@@ -4,14 +4,13 @@ requests, its two sockets.  The links come from iproute2."""
 import errno
 import os
 import re
-import shutil
 import subprocess
 import sys
 import threading
 
 import pytest
 
-from nslab import ip_links
+from nslab import ip_links, require_strace
 
 if not sys.platform.startswith("linux"):
     pytest.skip("the floor timer is built on Linux only", allow_module_level=True)
@@ -70,10 +69,7 @@ def what_is_asked(name):
     them: each netlink message sent (its sequence number left out), each
     ioctl with what it names, each readlinkat; descriptors left out.  The floor's first
     readlinkat, which reads the namespace before its clock starts, is dropped."""
-    if not shutil.which("strace"):
-        if os.environ.get("CI"):
-            pytest.fail("CI must run the floor's request test: strace is missing")
-        pytest.skip("the floor's request test needs strace")
+    require_strace("the floor's request test")
     r = subprocess.run(
         [
             "strace",

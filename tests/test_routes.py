@@ -17,7 +17,6 @@ import json
 import os
 import re
 import resource
-import shutil
 import socket
 import subprocess
 import sys
@@ -28,7 +27,7 @@ import pytest
 import netifc
 from conftest import require_namespaces
 from netifc import _netifc
-from nslab import REPORTS, Netns, in_new_thread, settle, soak_rounds
+from nslab import REPORTS, Netns, in_new_thread, require_strace, settle, soak_rounds
 
 AF = {4: socket.AF_INET, 6: socket.AF_INET6}
 TABLE_NUMBERS = {"default": 253, "main": 254, "local": 255}
@@ -657,10 +656,7 @@ os.getppid()
 def groups_joined(ns):
     """The notification groups HEARING_CHILD's calls joined in ns, as strace
     decodes its setsockopt calls."""
-    if not shutil.which("strace"):
-        if os.environ.get("CI"):
-            pytest.fail("CI must run the route dump's request test: strace is missing")
-        pytest.skip("the route dump's request test needs strace")
+    require_strace("the route dump's request test")
     r = ns.run(
         [
             "strace",
