@@ -491,7 +491,8 @@ def _wait_parser() -> argparse.ArgumentParser:
         metavar="SECS",
         type=float,
         default=120.0,
-        help="give up after SECS seconds (default 120; 0: no limit)",
+        help="give up after SECS seconds (default 120; 0 or inf: no limit, as"
+        " systemd-networkd-wait-online's 0 -- where Python's timeout=0 checks once)",
     )
     p.add_argument(
         "-n", "--netns", metavar="NAME", help="in the network namespace NAME (as ip -n), or a path"
@@ -563,6 +564,7 @@ def _negative_timeout_joined(argv: List[str]) -> List[str]:
 
 def _wait_main(argv: List[str]) -> int:
     from .wait import _link_arg, _run
+    from .watch import timeout_seconds
 
     parser = _wait_parser()
     args = parser.parse_args(_negative_timeout_joined(argv))
@@ -573,11 +575,13 @@ def _wait_main(argv: List[str]) -> int:
             parser.error(
                 f"argument -i/--interface: {name!r} is no interface name (1 to 15 bytes, no NUL)"
             )
-    if args.timeout != args.timeout or args.timeout < 0:
+    try:
+        seconds = timeout_seconds(args.timeout, "netifc wait")
+    except ValueError:
         parser.error(f"argument --timeout: must be 0 or more seconds, not {args.timeout:g}")
     if args.any and not args.interface:
         parser.error("argument --any: with -i (without -i, any link already suffices)")
-    timeout = None if args.timeout == 0 else args.timeout
+    timeout = None if seconds == 0 else seconds  # 0: no limit, as systemd's
     src: Optional[netifc.NetNS] = None
     try:
         src = netifc.NetNS(args.netns) if args.netns is not None else None

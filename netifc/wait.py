@@ -12,7 +12,9 @@ and tells of it when DAD ends, and the wait returns then.
 
 Every wait has a blocking form (``wait_link()``) and an asyncio one
 (``async_wait_link()``, on the running loop's ``add_reader``, no thread),
-takes ``timeout`` (seconds; None: no limit) and ``netns`` (a
+takes ``timeout`` (seconds; 0: check once, not wait; None, infinity or an
+int past float's range: no limit -- ``netifc.watch.timeout_seconds()``, the
+rule every netifc call that waits applies) and ``netns`` (a
 ``netifc.NetNS``), returns what it waited for, and raises TimeoutError
 saying what was still missing.
 """
@@ -21,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-import math
 import select
 import socket
 import time
@@ -43,7 +44,8 @@ from ._netifc import Addr, Interface, NoSuchInterface
 from .namespace import Namespace, _ns_of
 from .routing import Gateway
 from .snapshot import Snapshot
-from .watch import Live
+from .enums import AddrFlags, Flags
+from .watch import Live, _poll_ms, timeout_seconds
 
 if TYPE_CHECKING:
     from ._netifc import _NetNS
@@ -68,27 +70,12 @@ OPERSTATES = ("unknown", "notpresent", "down", "lowerlayerdown", "testing", "dor
 Link = Union[str, int, Interface]
 """A link as a wait names it: its name, its index, or an Interface (its index)."""
 
-_IFF_LOWER_UP = 0x10000  # carrier, in the kernel's link flags (raw_flags)
-_IFA_F_OPTIMISTIC = 0x04
-_IFA_F_DADFAILED = 0x08
-_IFA_F_TENTATIVE = 0x40
+_IFF_LOWER_UP = 0x10000
+"""Carrier: the kernel's IFF_LOWER_UP, in ``raw_flags`` only (Flags, Go's
+net.Flags, has no such bit; render.py names it LOWER_UP as ip prints it)."""
 _FAMILY_WORD: Dict[int, str] = {socket.AF_INET: "IPv4", socket.AF_INET6: "IPv6"}
 
 # ---- the arguments -----------------------------------------------------------------
-
-
-def _timeout_arg(who: str, timeout: Optional[float]) -> Optional[float]:
-    """Seconds to wait, None for no limit (None or infinity)."""
-    if timeout is None:
-        return None
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
-        raise TypeError(
-            f"{who}: timeout must be a number of seconds or None, not {type(timeout).__name__}"
-        )
-    if math.isnan(timeout) or timeout < 0:
-        raise ValueError(f"{who}: timeout must be 0 or more seconds, or None, not {timeout!r}")
-    seconds = float(timeout)
-    return None if math.isinf(seconds) else seconds
 
 
 def _family_arg(who: str, family: Optional[int]) -> Optional[int]:
@@ -189,6 +176,7 @@ class _Sources:
         self._live: Optional[Live] = None
         self._calls: Namespace = netns if netns is not None else Namespace()
         self._gateways: Optional[Dict[socket.AddressFamily, Tuple[Gateway, ...]]] = None
+        self._snap: Optional[Snapshot] = None
         try:
             if routes:
                 if not hasattr(_netifc, "_RouteWatch"):
@@ -206,9 +194,16 @@ class _Sources:
             out.append(self._routes.fileno())
         return out
 
+    def check(self) -> None:
+        """A check begins: its first snapshot() reads the tables (once: what
+        the check found unmet is what its TimeoutError then says)."""
+        self._snap = None
+
     def snapshot(self) -> Snapshot:
         assert self._live is not None
-        return self._live.snapshot()
+        if self._snap is None:
+            self._snap = self._live.snapshot()
+        return self._snap
 
     @property
     def live(self) -> Live:
@@ -269,7 +264,7 @@ class _LinkIs(_Condition):
         self.link, self.up, self.carrier, self.operstate = link, up, carrier, operstate
 
     def _lacks(self, i: Interface) -> Optional[str]:
-        if self.up and not i.raw_flags & 1:
+        if self.up and not i.flags & Flags.UP:
             return f"{i.name} is down"
         if self.carrier and not i.raw_flags & _IFF_LOWER_UP:
             return f"{i.name} has no carrier"
@@ -290,17 +285,16 @@ class _LinkIs(_Condition):
 
 def _usable(a: Addr, optimistic: bool) -> bool:
     """Left DAD: neither tentative (unless optimistic, when asked) nor dadfailed."""
-    flags = int(a.flags)
-    if flags & _IFA_F_DADFAILED:
+    flags = int(a.flags)  # (IPv4's AddrFlags and IPv6's Addr6Flags: the same DAD bits)
+    if flags & AddrFlags.DADFAILED:
         return False
-    if flags & _IFA_F_TENTATIVE:
-        return optimistic and bool(flags & _IFA_F_OPTIMISTIC)
+    if flags & AddrFlags.TENTATIVE:
+        return optimistic and bool(flags & AddrFlags.OPTIMISTIC)
     return True
 
 
 def _why_not(a: Addr) -> str:
-    flags = int(a.flags)
-    if flags & _IFA_F_DADFAILED:
+    if int(a.flags) & AddrFlags.DADFAILED:
         return f"{a.address} failed DAD"
     return f"{a.address} tentative (in DAD)"
 
@@ -322,7 +316,7 @@ class _AddrOn(_Condition):
             return None if i is None else (i,)
         if self.packed is not None:
             return snap.interfaces
-        return [i for i in snap.interfaces if not i.raw_flags & 8]  # IFF_LOOPBACK
+        return [i for i in snap.interfaces if not i.flags & Flags.LOOPBACK]
 
     def _candidates(self, snap: Snapshot) -> Optional[List[Addr]]:
         links = self._links(snap)
@@ -391,7 +385,7 @@ class _Online(_Condition):
 
     def _links(self, snap: Snapshot) -> Sequence[Interface]:
         if self.link is None:
-            return [i for i in snap.interfaces if not i.raw_flags & 8]  # IFF_LOOPBACK
+            return [i for i in snap.interfaces if not i.flags & Flags.LOOPBACK]
         i = _find(snap, self.link)
         return () if i is None else (i,)
 
@@ -481,8 +475,7 @@ def _block(fds: List[int], left: Optional[float]) -> None:
     p = select.poll()
     for fd in fds:
         p.register(fd, select.POLLIN)
-    ms = None if left is None else min(2**31 - 1, max(0, math.ceil(left * 1000)))
-    p.poll(ms)
+    p.poll(_poll_ms(left))
 
 
 def _steps(
@@ -492,11 +485,12 @@ def _steps(
     until it holds, yield (the descriptors, the seconds left) to block on for
     the next notification, then check again.  Its return value is what was met;
     closing it closes its sources."""
-    seconds = _timeout_arg(who, timeout)
+    seconds = timeout_seconds(timeout, who)
     src = _Sources(who, netns, cond.tables, cond.routes)
     try:
         deadline = None if seconds is None else time.monotonic() + seconds
         while True:
+            src.check()
             got = cond.met(src)
             if got is not None:
                 return got

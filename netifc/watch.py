@@ -17,6 +17,7 @@ csrc/python/live.c): this module makes the events' classes and the Python API.
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import select
 import sys
@@ -61,6 +62,7 @@ __all__ = [
     "Watcher",
     "Live",
     "live",
+    "timeout_seconds",
 ]
 
 # ---- events --------------------------------------------------------------------
@@ -339,20 +341,40 @@ _POLL_MAX_MS = 2**31 - 1
 milliseconds, about 24.8 days); a longer one waits again until its deadline."""
 
 
-def _seconds(timeout: Optional[float]) -> Optional[float]:
-    """poll()'s timeout as seconds to wait, None for no end (None, infinity,
-    or more seconds than a float holds)."""
+def timeout_seconds(timeout: Optional[float], who: str = "timeout") -> Optional[float]:
+    """netifc's one rule for a ``timeout`` argument, which every call that
+    waits applies (``Watcher.poll()``, the ``wait_*()`` and ``async_wait_*()``
+    calls, ifaddr's ``AdapterChanges.poll()``, ``netifc wait --timeout``):
+    the seconds to wait as a float, 0 for not at all, or None for no end --
+    for None, infinity, and an int too large for a float (``10**400``);
+    any other number is a deadline, however far.
+
+    TypeError, naming ``who``, for anything but an int, a float or None (a
+    bool too: ``True`` is no number of seconds); ValueError for a negative
+    number (``-inf`` too) or NaN."""
     if timeout is None:
         return None
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
-        raise TypeError(f"poll: timeout must be a number or None, not {type(timeout).__name__}")
+        raise TypeError(
+            f"{who}: timeout must be a number of seconds or None, not {type(timeout).__name__}"
+        )
     if timeout != timeout or timeout < 0:
-        raise ValueError(f"poll: timeout must be 0 or more seconds, or None, not {timeout!r}")
+        raise ValueError(f"{who}: timeout must be 0 or more seconds, or None, not {timeout!r}")
     try:
         seconds = float(timeout)
     except OverflowError:  # an int past float's range: longer than any wait
         return None
     return None if seconds == float("inf") else seconds
+
+
+def _poll_ms(left: Optional[float]) -> Optional[int]:
+    """select.poll()'s timeout for left seconds (None: no end): rounded up to
+    a millisecond, at most _POLL_MAX_MS (a far deadline, 1e308 s, included)."""
+    if left is None:
+        return None
+    if left >= _POLL_MAX_MS / 1000:
+        return _POLL_MAX_MS
+    return max(0, math.ceil(left * 1000))
 
 
 class Watcher(Closing):
@@ -439,18 +461,17 @@ class Watcher(Closing):
             p = select.poll()
             p.register(fd, select.POLLIN)  # (closed and reused meanwhile: wake ends it)
             p.register(wake, select.POLLIN)
-            p.poll(
-                None if timeout is None else min(_POLL_MAX_MS, max(0, int(timeout * 1000 + 0.999)))
-            )
+            p.poll(_poll_ms(timeout))
         finally:
             self._wake.leave()
 
     def poll(self, timeout: Optional[float] = None) -> List[Event]:
-        """The events that happened, in order, waiting up to timeout seconds (None
-        or infinity: as long as it takes; 0: not at all) for the first. [] when
-        none came, or when close() came while it waited. ValueError once closed,
-        and for a timeout below 0 or NaN; TypeError for one not int or float."""
-        seconds = _seconds(timeout)
+        """The events that happened, in order, waiting up to timeout seconds (None,
+        infinity or an int past float's range: as long as it takes; 0: not at
+        all) for the first. [] when none came, or when close() came while it
+        waited. ValueError once closed, and for a timeout below 0 or NaN;
+        TypeError for one not int or float (see timeout_seconds())."""
+        seconds = timeout_seconds(timeout, "poll")
         if self.closed:
             raise ValueError("I/O operation on a closed netlink watch")
         deadline = None if seconds is None else time.monotonic() + seconds

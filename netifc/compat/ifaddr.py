@@ -53,7 +53,7 @@ import time
 from typing import Dict, Iterator, List, Optional, Tuple, Union
 
 import netifc
-from netifc.watch import _seconds  # poll()'s timeout, checked as the Watcher's
+from netifc.watch import timeout_seconds
 
 __all__ = ["IP", "Adapter", "AdapterChanges", "get_adapters", "watch_adapters"]
 
@@ -307,11 +307,12 @@ class AdapterChanges:
         self._watcher.close()
 
     def poll(self, timeout: Optional[float] = None) -> Optional[List[Adapter]]:
-        """The adapters once they change, waiting up to timeout seconds (None:
-        as long as it takes; 0: not at all); None when they did not change in
-        that time, or when close() came. ValueError when closed, and for a
-        timeout below 0 or NaN; TypeError for one not int or float."""
-        seconds = _seconds(timeout)
+        """The adapters once they change, waiting up to timeout seconds (None,
+        infinity or an int past float's range: as long as it takes; 0: not at
+        all); None when they did not change in that time, or when close()
+        came. ValueError when closed, and for a timeout below 0 or NaN;
+        TypeError for one not int or float (netifc.watch.timeout_seconds())."""
+        seconds = timeout_seconds(timeout, "poll")
         if self._watcher.closed:
             raise ValueError("I/O operation on a closed AdapterChanges")
         deadline = None if seconds is None else time.monotonic() + seconds
