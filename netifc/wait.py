@@ -41,10 +41,10 @@ from typing import (
 
 from . import _netifc
 from ._netifc import Addr, Interface, NoSuchInterface
+from .enums import AddrFlags, Flags
 from .namespace import Namespace, _ns_of
 from .routing import Gateway
 from .snapshot import Snapshot
-from .enums import AddrFlags, Flags
 from .watch import Live, _poll_ms, timeout_seconds
 
 if TYPE_CHECKING:

@@ -8,6 +8,7 @@ import asyncio
 import json
 import math
 import os
+import platform
 import signal
 import socket
 import subprocess
@@ -452,7 +453,264 @@ def test_bad_arguments_name_themselves(call, kind, words):
         call()
 
 
-def test_zero_timeout_checks_once(netns):
+# ---- a wait sleeps in the kernel, not on a clock ---------------------------------------------
+#
+# Each test below fails for a wait that polls: one that sleeps between
+# checks (time.sleep, asyncio.sleep), one that wakes every so often (a poll
+# in short slices), one whose asyncio form blocks the loop, one whose zero
+# timeout checks twice. The truth is the kernel's: /proc's record of the
+# waiting thread, strace's of the process, ip's change and its return.
+
+IDLE = 3.0  # seconds an idle wait lasts in the tests that watch it sleep
+LATE = 0.25  # seconds after ip's return a wait may take, beyond ip's own time
+
+
+def thread_state(tid):
+    """(the system call thread tid is in, with its arguments, as
+    /proc/self/task/<tid>/syscall lists them; its voluntary context
+    switches): a thread asleep in one poll() keeps both."""
+    with open(f"/proc/self/task/{tid}/syscall") as f:
+        call = f.read().split()
+    with open(f"/proc/self/task/{tid}/status") as f:
+        switches = next(int(line.split()[1]) for line in f if line.startswith("voluntary_ctxt"))
+    return call, switches
+
+
+IDLE_WAITS = {
+    "link": lambda netns, t: netifc.wait_link("b0", timeout=t, netns=netns),
+    "addr": lambda netns, t: netifc.wait_addr("a0", 6, timeout=t, netns=netns),
+    "route": lambda netns, t: netifc.wait_default_route(timeout=t, netns=netns),
+    "until": lambda netns, t: netifc.wait_until(
+        lambda lv: None, routes=True, timeout=t, netns=netns
+    ),
+}
+
+
+@pytest.mark.parametrize("which", sorted(IDLE_WAITS))
+def test_an_idle_wait_sleeps_in_one_poll_to_its_deadline(ns, netns, which):
+    """While nothing changes, the waiting thread sleeps in one poll() whose
+    timeout is the wait's deadline, and never wakes: /proc shows it in poll
+    and its voluntary context switches unchanged from when it fell asleep
+    to shortly before its deadline (a sleep between checks, or a poll in
+    slices, wakes every so often)."""
+    from nslab import blocked, recheck_until
+
+    mine = {}
+
+    def run():
+        mine["tid"] = threading.get_native_id()
+        mine["t0"] = time.monotonic()
+        with pytest.raises(TimeoutError):
+            IDLE_WAITS[which](netns, IDLE)
+        return True
+
+    wait = in_thread(run)
+    recheck_until(
+        lambda: "t0" in mine and (blocked(mine["tid"]) or time.monotonic() - mine["t0"] > IDLE),
+        "the wait asleep in poll",
+        TIMEOUT,
+    )
+    try:
+        first = thread_state(mine["tid"])
+    except OSError:  # ended: it never slept in a poll
+        first = None
+    seen = [first]
+    while first is not None and time.monotonic() < mine["t0"] + IDLE - 0.5:
+        time.sleep(0.05)  # (sampling the thread's state; nothing is awaited)
+        seen.append(thread_state(mine["tid"]))
+    wait()
+    assert first is not None, "the wait never slept in a poll"
+    assert all(s == first for s in seen), f"the waiting thread woke: {seen[0]} then {seen[-1]}"
+    call, _ = first
+    if platform.machine() == "x86_64" and call[0] == "7":  # poll(fds, nfds, timeout ms)
+        ms = int(call[3], 16)
+        assert 1000 * (IDLE - 1) < ms <= 1000 * IDLE, f"poll() for {ms} ms, not to the deadline"
+    assert len(seen) >= 5, f"only {len(seen)} samples: too short a look to tell"
+
+
+def _mtu_rounds(ns, netns, wait_for):
+    """Five MTUs in turn: for each, a wait for it (wait_for(index, mtu,
+    checked), in the form the test asks) whose predicate's first call
+    sets checked; once it is set, ip sets the MTU. The latencies (from ip's
+    return to the wait's) and ip's own times, measured in the same run."""
+    index = netns.interface_by_name("a0").index
+    late, ip_took = [], []
+    for mtu in (1400, 1401, 1402, 1403, 1404):
+        checked = threading.Event()
+        wait = in_thread(lambda mtu=mtu, checked=checked: wait_for(index, mtu, checked))
+        assert checked.wait(TIMEOUT), "the wait did not check"
+        t0 = time.monotonic()
+        ns.ip("link", "set", "a0", "mtu", str(mtu))
+        set_at = time.monotonic()
+        got, at = wait()
+        assert got.mtu == mtu == ns.ipj("link", "show", "dev", "a0")[0]["mtu"]
+        late.append(at - set_at)
+        ip_took.append(set_at - t0)
+    return sorted(late), sorted(ip_took)
+
+
+def _mtu_is(index, mtu, checked):
+    def predicate(tables):
+        checked.set()
+        i = tables.by_index(index)
+        return i if i.mtu == mtu else None
+
+    return predicate
+
+
+@pytest.mark.parametrize("form", ["blocking", "asyncio"])
+def test_a_wait_returns_as_soon_as_the_kernel_tells(ns, netns, form):
+    """Once a wait has checked, ip makes the change: the wait returns within
+    LATE of ip's return (a notification takes milliseconds), beyond twice
+    ip's own time in the same run (a loaded host slows both); the median of
+    five. A wait that slept 0.5 s between checks would be ~0.5 s late."""
+
+    def blocking(index, mtu, checked):
+        return netifc.wait_until(_mtu_is(index, mtu, checked), timeout=TIMEOUT, netns=netns)
+
+    def in_a_loop(index, mtu, checked):
+        return asyncio.run(
+            netifc.async_wait_until(_mtu_is(index, mtu, checked), timeout=TIMEOUT, netns=netns)
+        )
+
+    late, ip_took = _mtu_rounds(ns, netns, blocking if form == "blocking" else in_a_loop)
+    bound = LATE + 2 * ip_took[2]
+    assert late[2] < bound, f"met {late} s after ip returned (ip took {ip_took} s)"
+
+
+def _loop_gaps(coro_fn, every=0.01):
+    """Runs coro_fn() on a new loop with a callback every `every` seconds
+    beside it: (its result, the longest gap between two of the callback's
+    runs, how many ran)."""
+    ticks = []
+
+    async def main():
+        loop = asyncio.get_running_loop()
+
+        def tick():
+            ticks.append(loop.time())
+            handle[0] = loop.call_later(every, tick)
+
+        handle = [loop.call_soon(tick)]
+        try:
+            return await coro_fn()
+        finally:
+            handle[0].cancel()
+            ticks.append(loop.time())
+
+    got = asyncio.run(main())
+    return got, max(b - a for a, b in zip(ticks, ticks[1:])), len(ticks)
+
+
+def test_an_async_wait_keeps_the_loop_running(ns, netns):
+    """Beside an async wait of 2 s that times out, and one that ip's change
+    ends, a callback every 10 ms keeps running: no gap past 0.5 s (a wait
+    that blocked the loop would leave one as long as the wait)."""
+
+    async def idle():
+        with pytest.raises(TimeoutError, match="no link b0"):
+            await netifc.async_wait_link("b0", timeout=2, netns=netns)
+
+    _, gap, ran = _loop_gaps(idle)
+    assert gap < 0.5 and ran > 20, f"the loop stalled {gap:.3f} s ({ran} ticks)"
+
+    async def woken():
+        loop = asyncio.get_running_loop()
+        task = asyncio.ensure_future(
+            netifc.async_wait_link("a0", up=True, timeout=TIMEOUT, netns=netns)
+        )
+        await asyncio.sleep(0.2)  # (the loop runs on meanwhile: that is what is measured)
+        await loop.run_in_executor(None, ns.ip, "link", "set", "a0", "up")
+        return await task
+
+    got, gap, _ = _loop_gaps(woken)
+    assert got.name == "a0" and "UP" in ns.ipj("link", "show", "dev", "a0")[0]["flags"]
+    assert gap < 0.5, f"the loop stalled {gap:.3f} s"
+
+
+ZERO_SCRIPT = r"""
+import os, sys
+import netifc
+with netifc.NetNS(sys.argv[1]) as netns:
+    calls = []
+    def once(lv):
+        calls.append(1)
+        lv.snapshot()  # (a read of the tables, as the control's)
+        return None
+    waits = {
+        "control": lambda: netifc.live(netns).snapshot(),
+        "link": lambda: netifc.wait_link("b0", timeout=0, netns=netns),
+        "until": lambda: netifc.wait_until(once, timeout=0, netns=netns),
+    }
+    for name in sys.argv[2:]:
+        os.access(f"/netifc-mark-begin-{name}", os.F_OK)
+        try:
+            waits[name]()
+        except TimeoutError as e:
+            print(name, e)
+        os.access(f"/netifc-mark-end-{name}", os.F_OK)
+    print("predicate", len(calls))
+"""
+
+TRACED = "poll,ppoll,select,pselect6,epoll_wait,epoll_pwait,nanosleep,clock_nanosleep"
+TRACED += ",sendto,sendmsg,recvfrom,recvmsg,access,faccessat,faccessat2"
+
+
+WAITING = {"ppoll", "select", "pselect6", "epoll_wait", "epoll_pwait", "nanosleep"}
+WAITING.add("clock_nanosleep")
+
+
+def traced_between(lines, name):
+    """The traced calls (name, timeout argument of a poll) between the
+    script's markers for `name`."""
+    out, inside = [], False
+    for line in lines:
+        if f"netifc-mark-begin-{name}" in line:
+            inside = True
+        elif f"netifc-mark-end-{name}" in line:
+            inside = False
+        elif inside and "(" in line and "resumed>" not in line:
+            call = line.split("(", 1)[0].split()[-1]
+            if call in ("access", "faccessat", "faccessat2"):
+                continue
+            arg = line.rsplit(",", 1)[-1].split(")")[0].strip() if call == "poll" else None
+            out.append((call, arg))
+    return out
+
+
+def test_a_zero_timeout_checks_once(ns, tmp_path):
+    """timeout=0 reads the tables once and does not wait: under strace, a
+    wait_link(timeout=0) makes the very calls of one read of a live table
+    (the control, in the same process), no sleep and no poll with a
+    timeout; wait_until(timeout=0) calls its predicate once."""
+    from nslab import require_strace
+
+    require_strace("the zero timeout's test")
+    log = tmp_path / "strace"
+    r = subprocess.run(
+        ["strace", "-f", "-qq", "-o", str(log), "-e", f"trace={TRACED}", sys.executable, "-c"]
+        + [ZERO_SCRIPT, ns.name, "control", "link", "until"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [
+        "link wait_link: timed out after 0 s: no link b0",
+        "until wait_until: timed out after 0 s: the condition",
+        "predicate 1",
+    ]
+    lines = log.read_text().splitlines()
+    control = traced_between(lines, "control")
+    assert control and not [c for c, a in control if c in WAITING or c == "poll" and a != "0"]
+    for name in ("link", "until"):
+        calls = traced_between(lines, name)
+        waited = [(c, a) for c, a in calls if c in WAITING or c == "poll" and a != "0"]
+        assert waited == [], f"{name}: waited: {calls}"
+        assert sorted(calls) == sorted(control), f"{name}: {calls}, where one read makes {control}"
+
+
+def test_zero_timeout_met_at_once(netns):
     lo = netifc.wait_link("lo", up=True, timeout=0, netns=netns)
     assert lo.name == "lo"
     assert netifc.wait_addr("lo", 4, timeout=0, netns=netns).address == "127.0.0.1"
