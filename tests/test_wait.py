@@ -5,6 +5,7 @@ when the kernel tells of it, a timeout says what was missing; and bad
 arguments name themselves."""
 
 import asyncio
+import decimal
 import json
 import math
 import os
@@ -264,13 +265,6 @@ def test_async_waits(ns, netns):
         route = asyncio.ensure_future(
             netifc.async_wait_default_route(6, timeout=TIMEOUT, netns=netns)
         )
-        ticks = 0
-
-        def tick():  # the loop runs while the waits wait: none blocks it
-            nonlocal ticks
-            ticks += 1
-
-        loop.call_soon(tick)
         await loop.run_in_executor(None, ns.ip, "link", "set", "a1", "up")
         await loop.run_in_executor(None, ns.ip, "link", "set", "a0", "up")
         up = await link
@@ -281,10 +275,10 @@ def test_async_waits(ns, netns):
         gw = await route
         with pytest.raises(TimeoutError, match="no IPv4 default route"):
             await netifc.async_wait_default_route(4, timeout=0.1, netns=netns)
-        return up, ll, gw, ticks
+        return up, ll, gw
 
-    up, ll, gw, ticks = asyncio.run(main())
-    assert ticks == 1
+    (up, ll, gw), gap, _ = _loop_gaps(main)  # the loop runs while the waits wait
+    assert gap < 0.5, f"the loop stalled {gap:.3f} s"
     assert up.name == "a0" and up.raw_flags & 1
     assert ll.scope == 253 and not int(ll.flags) & TENTATIVE
     assert not ip_addr(ns, "a0", ll.address).get("tentative")
@@ -716,3 +710,99 @@ def test_zero_timeout_met_at_once(netns):
     assert netifc.wait_addr("lo", 4, timeout=0, netns=netns).address == "127.0.0.1"
     with pytest.raises(TimeoutError, match="timed out after 0 s: no usable IPv6 address on any"):
         netifc.wait_addr(family=6, timeout=0, netns=netns)
+
+
+# ---- one timeout rule ----------------------------------------------------------------------
+
+BAD_TIMEOUTS = [
+    ("1", TypeError),
+    (b"1", TypeError),
+    (True, TypeError),
+    (False, TypeError),
+    (decimal.Decimal(1), TypeError),
+    (1j, TypeError),
+    (-1, ValueError),
+    (-0.001, ValueError),
+    (float("-inf"), ValueError),
+    (-(10**400), ValueError),
+    (math.nan, ValueError),
+]
+
+
+@pytest.mark.parametrize("bad,kind", BAD_TIMEOUTS, ids=repr)
+def test_every_wait_refuses_a_bad_timeout_by_one_rule(ns, netns, bad, kind):
+    """The waits, their asyncio forms, Watcher.poll() and the ifaddr
+    drop-in's AdapterChanges.poll() refuse a bad timeout alike: the same
+    exception, the same words after the caller's name, naming timeout; the
+    command refuses the values it can be given (a negative one, NaN) as a
+    usage error."""
+    import netifc.compat.ifaddr as drop_in
+
+    said = {}
+    with netns.Watcher() as w, ns.entered(), drop_in.watch_adapters() as changes:
+        callers = {
+            "wait_link": lambda: netifc.wait_link("lo", timeout=bad, netns=netns),
+            "wait_default_route": lambda: netifc.wait_default_route(timeout=bad, netns=netns),
+            "async_wait_addr": lambda: asyncio.run(
+                netifc.async_wait_addr(timeout=bad, netns=netns)
+            ),
+            "poll": lambda: w.poll(bad),
+            "AdapterChanges.poll": lambda: changes.poll(bad),
+        }
+        for name, call in callers.items():
+            with pytest.raises(kind, match="timeout") as e:
+                call()
+            said[name] = str(e.value).split(": ", 1)[1]
+    assert len(set(said.values())) == 1, said
+    if isinstance(bad, (int, float)) and not isinstance(bad, bool):
+        with pytest.raises(SystemExit) as e:
+            cli.main(["wait", f"--timeout={bad!r}"])
+        assert e.value.code == 2
+
+
+@pytest.mark.parametrize("timeout", [None, math.inf, 1e308, 2**1100, 10**400], ids=repr)
+@pytest.mark.parametrize("form", ["blocking", "asyncio"])
+def test_a_timeout_past_any_wait_is_no_end(ns, netns, form, timeout):
+    """None, infinity, a float as large as floats go and ints past their
+    range: a wait without end, which ip's new link ends (no OverflowError,
+    at once or when the wait blocks)."""
+    from nslab import blocked, recheck_until
+
+    mine = {}
+
+    def run():
+        mine["tid"] = threading.get_native_id()
+        wait = netifc.wait_link if form == "blocking" else netifc.async_wait_link
+        got = wait("b0", timeout=timeout, netns=netns)
+        return got if form == "blocking" else asyncio.run(got)
+
+    wait = in_thread(run)
+    recheck_until(lambda: "tid" in mine and blocked(mine["tid"]), "the wait asleep", TIMEOUT)
+    ns.ip("link", "add", "b0", "type", "veth", "peer", "name", "b1")
+    got, _ = wait()
+    (truth,) = ns.ipj("link", "show", "dev", "b0")
+    assert (got.name, got.index) == ("b0", truth["ifindex"])
+
+
+@pytest.mark.parametrize("timeout", ["0", "inf"])
+def test_cli_timeout_0_or_inf_is_no_limit(ns, timeout):
+    """netifc wait --timeout 0 (systemd-networkd-wait-online's meaning) and
+    --timeout inf wait without limit -- where Python's timeout=0 checks
+    once: asleep in its poll, the command ends when ip adds the link."""
+    from nslab import until_watching
+
+    p = subprocess.Popen(
+        netifc_cmd("wait", "-n", ns.name, "-i", "b0", "-o", "down", "--timeout", timeout),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        until_watching(p, ns=ns)
+        ns.ip("link", "add", "b0", "type", "veth", "peer", "name", "b1")
+        out, err = p.communicate(timeout=TIMEOUT)
+    finally:
+        p.kill()
+        p.wait()
+    assert (p.returncode, out, err) == (0, "", "")
+    assert ns.ipj("link", "show", "dev", "b0")[0]["operstate"] == "DOWN"

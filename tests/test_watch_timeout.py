@@ -1,5 +1,5 @@
 """Watcher.poll()'s timeout as docs/rules.rst gives it: None, infinity and
-numbers too large for one wait (1e300, 2**64, past a float) wait until an
+numbers too large for one wait (1e300, 1e308, 2**64, past a float) wait until an
 event comes, which `ip` makes after a pause in a namespace of the test's
 own; 0 and a short timeout return [] when nothing comes; a negative
 timeout or NaN is a ValueError naming timeout (select.poll() would wait
@@ -30,7 +30,9 @@ def ns():
         n.delete()
 
 
-@pytest.mark.parametrize("timeout", [None, float("inf"), 1e300, 2**64, 10**400], ids=repr)
+@pytest.mark.parametrize(
+    "timeout", [None, float("inf"), 1e300, 1e308, 2**64, 2**1100, 10**400], ids=repr
+)
 def test_a_timeout_past_any_wait_waits_for_the_event(ns, timeout):
     with netifc.NetNS(ns.name) as net, net.Watcher() as w:
         address = "192.0.2.77/32"
