@@ -375,7 +375,8 @@ def test_watcher_poll_names_its_argument():
     with netifc.Watcher() as w:
         for bad in ("1", b"1", [1], True):
             with pytest.raises(
-                TypeError, match=f"poll: timeout must be a number of seconds or None, not {type(bad).__name__}"
+                TypeError,
+                match=f"poll: timeout must be a number of seconds or None, not {type(bad).__name__}",
             ):
                 w.poll(bad)
         assert isinstance(w.poll(0), list) and isinstance(w.poll(0.0), list)

@@ -31,7 +31,9 @@ def ns():
 
 
 @pytest.mark.parametrize(
-    "timeout", [None, float("inf"), 1e300, 1e308, 2**64, 2**1100, 10**400], ids=repr
+    "timeout",
+    [None, float("inf"), 1e300, 1e308, 2**64, 2**1100, 10**400],
+    ids=["None", "inf", "1e300", "1e308", "2**64", "2**1100", "10**400"],
 )
 def test_a_timeout_past_any_wait_waits_for_the_event(ns, timeout):
     with netifc.NetNS(ns.name) as net, net.Watcher() as w:
